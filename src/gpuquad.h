@@ -38,6 +38,110 @@ enum {
 
 const char *gq_strerror(int status);
 
+/* The message that describes the last failure in the calling thread, with
+ * details the status cannot carry ("cudaMalloc: out of memory", ...).  Never
+ * NULL; "" after success.  Thread-local. */
+const char *gq_last_error(void);
+
+/* Replaceable error handler (after gsl_set_error_handler).  The library calls
+ * it with the status and message of every failure before returning the status.
+ * The default handler does nothing (the library never prints).  Returns the
+ * previous handler; NULL restores the default. */
+typedef void gq_error_handler_t(int status, const char *message);
+gq_error_handler_t *gq_set_error_handler(gq_error_handler_t *handler);
+
+/* Version: "MAJOR.MINOR.PATCH". */
+const char *gq_version(void);
+
+/* ---- contexts ---------------------------------------------------------- */
+/* A context owns a backend: a CUDA device (with its stream, events and
+ * scratch buffers, allocated once) or the CPU (OpenMP).  One context per host
+ * thread; calls on one context must not overlap. */
+typedef struct gq_context gq_context;
+
+#define GQ_DEVICE_AUTO (-1) /* the first CUDA device if there is one, else the CPU */
+#define GQ_DEVICE_CPU  (-2) /* the CPU backend                                    */
+/* device >= 0 selects that CUDA device. */
+
+enum { GQ_BACKEND_CPU = 0, GQ_BACKEND_CUDA = 1 };
+
+/* Number of usable CUDA devices (0 without a GPU, a driver, or CUDA support). */
+int gq_cuda_device_count(void);
+
+/* Create a context on `device`.  GQ_ENODEV when a CUDA device was asked for and
+ * none is usable; *ctx is NULL on failure. */
+int gq_context_open(gq_context **ctx, int device);
+/* Convenience form: NULL on failure (gq_last_error() says why). */
+gq_context *gq_context_create(int device);
+void gq_context_free(gq_context *ctx);
+
+int gq_context_backend(const gq_context *ctx);        /* GQ_BACKEND_*          */
+const char *gq_context_device_name(const gq_context *ctx); /* "NVIDIA H200", "CPU (8 threads)" */
+int gq_context_threads(const gq_context *ctx);        /* CPU threads, or SMs   */
+
+/* ---- integrands -------------------------------------------------------- */
+/* Built-in integrands, each with default limits and, where known, an exact
+ * antiderivative used as the reference. */
+typedef struct gq_integrand gq_integrand;
+
+const gq_integrand *gq_integrand_builtin(const char *name); /* NULL if unknown */
+const gq_integrand *gq_integrand_builtin_at(size_t k);      /* k-th, NULL past the end */
+const char *gq_integrand_name(const gq_integrand *f);
+const char *gq_integrand_formula(const gq_integrand *f);     /* "4*sqrt(1-x^2)"  */
+const char *gq_integrand_description(const gq_integrand *f);
+void gq_integrand_limits(const gq_integrand *f, double *a, double *b);
+double gq_integrand_eval(const gq_integrand *f, double x);
+
+/* ---- the composite trapezoid rule ------------------------------------- */
+typedef enum { GQ_PRECISION_DOUBLE = 0, GQ_PRECISION_FLOAT = 1 } gq_precision;
+
+/* Largest number of intervals: every grid index i is exact in double, so
+ * x_i = fma(i, h, a) carries one rounding and nothing drifts. */
+#define GQ_TRAPEZOID_MAX_N (UINT64_C(1) << 53)
+
+typedef struct {
+  double result;     /* T(h) = h * (f(a)/2 + f(x_1) + ... + f(x_{n-1}) + f(b)/2)      */
+  double coarse;     /* the same rule on every other point (spacing 2h), same pass    */
+  double abserr;     /* discretisation error estimate |T(h) - coarse| / 3 (Richardson) */
+  double difference; /* |T(h) - coarse|: for any convergence order p >= 1 the error
+                        of T(h) is at most this                                        */
+  uint64_t n;        /* intervals (n + 1 points)                                      */
+  double kernel_ms;  /* device time of the reduction (CUDA events) or CPU time        */
+  int backend;       /* GQ_BACKEND_*                                                  */
+} gq_trapezoid_result;
+
+/* T(h) for f on [a, b] with n equal intervals (b < a gives the negated
+ * integral).  The sum is accumulated with compensation on both backends, so
+ * the result is the trapezoid sum of the computed f(x_i) to 1-2 ulp.
+ * GQ_EINVAL for non-finite limits or n outside [1, GQ_TRAPEZOID_MAX_N];
+ * GQ_EDOM when f is not finite at some grid point (result is then NaN/Inf). */
+int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
+                           uint64_t n, gq_precision precision, gq_trapezoid_result *out);
+
+/* ---- references and checks (GSL) -------------------------------------- */
+enum { GQ_REFERENCE_EXACT = 0, GQ_REFERENCE_QAGS = 1 };
+
+typedef struct {
+  double value;   /* the integral                                                 */
+  double abserr;  /* its error bound (a few ulp when exact; QAGS's estimate)      */
+  double l1norm;  /* integral of |f|, the scale of rounding errors                */
+  int method;     /* GQ_REFERENCE_*                                               */
+} gq_reference;
+
+/* The integral of f over [a, b] from its antiderivative where known, otherwise
+ * from gsl_integration_qags (relative tolerance 1e-13). */
+int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref);
+
+/* Safety factor applied to the discretisation-error bound in the check. */
+#define GQ_CHECK_SAFETY 4.0
+
+/* Is |T - reference| within what the trapezoid rule can be expected to miss?
+ * tolerance = GQ_CHECK_SAFETY * difference + 64 * eps * l1norm + ref->abserr,
+ * where eps is the unit roundoff of the evaluation precision.  Returns
+ * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance. */
+int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
+                       const gq_reference *ref, double *tolerance);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,34 @@
+// block_reduce.cuh — block-level reduction: shuffles inside each warp, the
+// warp partials through shared memory, then one more warp shuffle in warp 0.
+#ifndef GQ_BLOCK_REDUCE_CUH
+#define GQ_BLOCK_REDUCE_CUH
+
+#include "warp_reduce.cuh"
+
+namespace gq {
+
+// Result in threads 0..KEYS-1 of the block (thread k: the reduction over the
+// threads whose index is congruent to k modulo KEYS).  Every thread of the
+// block must call it; it uses one __syncthreads and may be called once per
+// kernel (the shared array is not guarded against reuse).
+template <int BLOCK, int KEYS = 1, class T, class Op>
+__device__ __forceinline__ T block_reduce(T v, Op op, T identity)
+{
+  constexpr int WARPS = BLOCK / 32;
+  static_assert(BLOCK % 32 == 0, "BLOCK must be a multiple of the warp size");
+  static_assert(WARPS * KEYS <= 32, "the warp partials must fit one warp");
+  __shared__ T partial[WARPS * KEYS];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  v = warp_reduce_down<KEYS>(v, op);
+  if (lane < KEYS)
+    partial[warp * KEYS + lane] = v; // key of partial[j] is j % KEYS
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < WARPS * KEYS ? partial[lane] : identity;
+    v = warp_reduce_down<KEYS>(v, op);
+  }
+  return v;
+}
+
+} // namespace gq
+#endif

@@ -1,0 +1,72 @@
+/* cli.h — what the gpuquad program's modules share. */
+#ifndef GQ_CLI_H
+#define GQ_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpuquad.h"
+
+/* Exit statuses (documented in gpuquad(1)). */
+enum {
+  EXIT_OK = 0,      /* success                                              */
+  EXIT_CHECK = 1,   /* the result disagrees with the GSL/exact reference    */
+  EXIT_USAGE = 2,   /* bad command line or bad input                        */
+  EXIT_RUNTIME = 3  /* the computation failed (CUDA error, out of memory)   */
+};
+
+/* ---- options ----------------------------------------------------------- */
+typedef enum { OPT_FLAG, OPT_VALUE } cli_opt_kind;
+
+typedef struct {
+  const char *name;    /* without the leading "--"                          */
+  cli_opt_kind kind;
+  const char **value;  /* OPT_VALUE: where the text goes (last one wins)     */
+  int *flag;           /* OPT_FLAG: set to set_to                           */
+  int set_to;
+} cli_option;
+
+/* Parse argv[first..argc-1]: --name=value, --name value, --flag; "--" ends
+ * the options; other words are positional.  Returns 0, or -1 with a message. */
+int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t nopts,
+              const char **positional, int max_positional, int *npositional,
+              char *err, size_t errlen);
+
+/* Print "gpuquad: MESSAGE" on stderr; returns status. */
+int cli_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+/* Monotonic clock, milliseconds. */
+double cli_wall_ms(void);
+
+/* Exit status for a library status. */
+int cli_exit_status(int gq_status);
+
+/* --device=auto|cpu|cuda|cuda:N -> GQ_DEVICE_* or a device index. */
+int cli_parse_device(const char *text, int *device);
+
+/* Open the context for --device; prints the fallback note for auto. */
+int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
+
+/* ---- JSON output ---------------------------------------------------------- */
+typedef struct {
+  FILE *out;
+  int fields;
+} json_writer;
+
+void json_begin(json_writer *w, FILE *out);
+void json_string(json_writer *w, const char *key, const char *value);
+void json_number(json_writer *w, const char *key, double value); /* null if not finite */
+void json_uint(json_writer *w, const char *key, uint64_t value);
+void json_bool(json_writer *w, const char *key, int value);
+void json_end(json_writer *w);
+
+/* ---- commands ------------------------------------------------------------- */
+int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
+void usage_integrate(FILE *out);
+
+#endif

@@ -1,0 +1,197 @@
+/* cmd_integrate.c — `gpuquad [integrate]`: options -> problem -> library ->
+ * check against the reference -> output. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "numparse.h"
+
+void usage_integrate(FILE *out)
+{
+  fputs("Usage: gpuquad [integrate] [--f=NAME] [--a=A] [--b=B] [--n=N] [OPTION]...\n"
+        "Integrate f over [a, b] with the composite trapezoid rule on n intervals,\n"
+        "on the GPU (or the CPU), and check the result against GSL.\n"
+        "\n"
+        "  --f=NAME             integrand (default circle); --list shows them\n"
+        "  --a=A, --b=B         limits (default: the integrand's); b < a negates;\n"
+        "                       numbers, or pi, -pi, e\n"
+        "  --n=N                intervals (default 1e6): 1000000, 1e9, 2^30, 1G, 1Gi\n"
+        "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
+        "  --precision=P        double (default) or float: f evaluated in float,\n"
+        "                       the sum accumulated in double\n"
+        "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on);\n"
+        "                       exit 1 if they differ by more than the tolerance\n"
+        "  --json               one JSON object instead of the table\n"
+        "  --quiet              print only the estimate\n"
+        "  --list               list the built-in integrands\n"
+        "  --help               this help; --version: the version\n"
+        "\n"
+        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        out);
+}
+
+static void list_integrands(FILE *out)
+{
+  fprintf(out, "%-8s %-18s %-16s %s\n", "name", "f(x)", "default [a, b]", "description");
+  for (size_t k = 0;; k++) {
+    const gq_integrand *f = gq_integrand_builtin_at(k);
+    if (!f)
+      break;
+    double a, b;
+    gq_integrand_limits(f, &a, &b);
+    char lim[64];
+    snprintf(lim, sizeof lim, "[%.6g, %.6g]", a, b);
+    fprintf(out, "%-8s %-18s %-16s %s\n", gq_integrand_name(f), gq_integrand_formula(f), lim,
+            gq_integrand_description(f));
+  }
+}
+
+int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
+{
+  const char *fname = "circle", *a_text = NULL, *b_text = NULL, *n_text = "1e6";
+  const char *device_text = "auto", *precision_text = "double";
+  int check = 1, json = 0, quiet = 0, help = 0, list = 0;
+  const cli_option opts[] = {
+    {"f", OPT_VALUE, &fname, NULL, 0},
+    {"a", OPT_VALUE, &a_text, NULL, 0},
+    {"b", OPT_VALUE, &b_text, NULL, 0},
+    {"n", OPT_VALUE, &n_text, NULL, 0},
+    {"device", OPT_VALUE, &device_text, NULL, 0},
+    {"precision", OPT_VALUE, &precision_text, NULL, 0},
+    {"check", OPT_FLAG, NULL, &check, 1},
+    {"no-check", OPT_FLAG, NULL, &check, 0},
+    {"json", OPT_FLAG, NULL, &json, 1},
+    {"quiet", OPT_FLAG, NULL, &quiet, 1},
+    {"list", OPT_FLAG, NULL, &list, 1},
+    {"help", OPT_FLAG, NULL, &help, 1},
+  };
+  char err[256];
+  const char *positional[1];
+  int npos;
+  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err,
+                sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (help) {
+    usage_integrate(stdout);
+    return EXIT_OK;
+  }
+  if (list) {
+    list_integrands(stdout);
+    return EXIT_OK;
+  }
+
+  /* options -> problem */
+  const gq_integrand *f = gq_integrand_builtin(fname);
+  if (!f)
+    return cli_error(EXIT_USAGE, "--f=%s: unknown integrand (gpuquad --list shows the built-ins)", fname);
+  double a, b;
+  gq_integrand_limits(f, &a, &b);
+  if (a_text && gq_parse_real(a_text, &a, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--a=%s: %s", a_text, err);
+  if (b_text && gq_parse_real(b_text, &b, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--b=%s: %s", b_text, err);
+  uint64_t n;
+  if (gq_parse_count(n_text, GQ_TRAPEZOID_MAX_N, &n, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
+  gq_precision precision;
+  if (strcmp(precision_text, "double") == 0)
+    precision = GQ_PRECISION_DOUBLE;
+  else if (strcmp(precision_text, "float") == 0)
+    precision = GQ_PRECISION_FLOAT;
+  else
+    return cli_error(EXIT_USAGE, "--precision=%s: expected double or float", precision_text);
+
+  /* problem -> backend */
+  gq_context *ctx;
+  int rc = cli_open_context(device_text, quiet, &ctx);
+  if (rc != EXIT_OK)
+    return rc;
+  gq_trapezoid_result r;
+  int status = gq_integrate_trapezoid(ctx, f, a, b, n, precision, &r);
+  if (status != GQ_SUCCESS) {
+    rc = cli_error(cli_exit_status(status), "%s", gq_last_error());
+    gq_context_free(ctx);
+    return rc;
+  }
+
+  /* result -> check */
+  gq_reference ref = {NAN, NAN, NAN, GQ_REFERENCE_EXACT};
+  double tolerance = NAN;
+  int checked = 0, passed = 1;
+  if (check) {
+    status = gq_integrate_reference(f, a, b, &ref);
+    if (status != GQ_SUCCESS) {
+      rc = cli_error(cli_exit_status(status), "reference: %s", gq_last_error());
+      gq_context_free(ctx);
+      return rc;
+    }
+    checked = 1;
+    passed = gq_trapezoid_check(&r, precision, &ref, &tolerance) == GQ_SUCCESS;
+  }
+  const double wall_ms = cli_wall_ms() - t_start_ms;
+  const double pps = r.kernel_ms > 0 ? (double)(n + 1) / (r.kernel_ms * 1e-3) : NAN;
+  const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
+  const char *ref_method = ref.method == GQ_REFERENCE_EXACT ? "exact" : "gsl_integration_qags";
+
+  /* -> output */
+  if (json) {
+    json_writer w;
+    json_begin(&w, stdout);
+    json_string(&w, "command", "integrate");
+    json_string(&w, "integrand", gq_integrand_name(f));
+    json_string(&w, "formula", gq_integrand_formula(f));
+    json_number(&w, "a", a);
+    json_number(&w, "b", b);
+    json_uint(&w, "n", n);
+    json_uint(&w, "points", n + 1);
+    json_string(&w, "rule", "trapezoid");
+    json_string(&w, "precision", precision_text);
+    json_number(&w, "estimate", r.result);
+    json_number(&w, "coarse_estimate", r.coarse);
+    json_number(&w, "error_estimate", r.abserr);
+    if (checked) {
+      json_number(&w, "reference", ref.value);
+      json_number(&w, "reference_error", ref.abserr);
+      json_string(&w, "reference_method", ref_method);
+      json_number(&w, "difference", r.result - ref.value);
+      json_number(&w, "tolerance", tolerance);
+    }
+    json_string(&w, "check", checked ? (passed ? "passed" : "failed") : "skipped");
+    json_string(&w, "backend", backend);
+    json_string(&w, "device", gq_context_device_name(ctx));
+    json_number(&w, "kernel_ms", r.kernel_ms);
+    json_number(&w, "wall_ms", wall_ms);
+    json_number(&w, "points_per_second", pps);
+    json_end(&w);
+  } else if (quiet) {
+    printf("%.17g\n", r.result);
+  } else {
+    printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite trapezoid, %s)\n",
+           gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, precision_text);
+    printf("  estimate     %.17g\n", r.result);
+    printf("  error est.   %.3g  (|T(h) - T(2h)|/3, same pass)\n", r.abserr);
+    if (checked) {
+      printf("  reference    %.17g  (%s, +/- %.2g)\n", ref.value, ref_method, ref.abserr);
+      printf("  difference   %.3g  (tolerance %.3g): %s\n", r.result - ref.value, tolerance,
+             passed ? "ok" : "FAILED");
+    }
+    if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
+      printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx),
+             gq_context_threads(ctx));
+    else
+      printf("  backend      %s\n", gq_context_device_name(ctx));
+    printf("  points       %llu\n", (unsigned long long)(n + 1));
+    printf("  kernel time  %.4g ms  (%.3g points/s)\n", r.kernel_ms, pps);
+    printf("  wall time    %.4g ms\n", wall_ms);
+  }
+  gq_context_free(ctx);
+  if (!passed) {
+    fprintf(stderr, "gpuquad: check failed: |estimate - reference| = %.3g > tolerance %.3g\n",
+            fabs(r.result - ref.value), tolerance);
+    return EXIT_CHECK;
+  }
+  return EXIT_OK;
+}

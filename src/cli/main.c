@@ -1,0 +1,66 @@
+/* main.c — gpuquad: argv -> command. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *out)
+{
+  fputs("Usage: gpuquad [COMMAND] [OPTION]...\n"
+        "Estimate integrals and statistics with GPU reductions, checked against GSL.\n"
+        "\n"
+        "Commands:\n"
+        "  integrate   composite trapezoid rule (the default command)\n"
+        "\n"
+        "Run 'gpuquad COMMAND --help' for the options of a command.\n"
+        "\n",
+        out);
+  usage_integrate(out);
+  fputs("\nExample: gpuquad --f=circle --n=1e9\n", out);
+}
+
+static void version(void)
+{
+  printf("gpuquad %s\n"
+         "CUDA backend: %s\n"
+         "Copyright (C) 2026 the gpuquad developers.\n"
+         "This is free software: you are free to change and redistribute it.\n"
+         "There is NO WARRANTY, to the extent permitted by law.\n",
+         gq_version(),
+#ifdef HAVE_CUDA
+         "built in"
+#else
+         "not built (CPU only)"
+#endif
+  );
+}
+
+int main(int argc, char **argv)
+{
+  const double t0 = cli_wall_ms();
+  int first = 1;
+  if (argc > 1 && argv[1][0] != '-') {
+    if (strcmp(argv[1], "integrate") == 0)
+      first = 2;
+    else if (strcmp(argv[1], "help") == 0) {
+      usage(stdout);
+      return EXIT_OK;
+    } else
+      return cli_error(EXIT_USAGE, "unknown command '%s' (see gpuquad --help)", argv[1]);
+  }
+  if (first == 1) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+      if (strcmp(argv[i], "--help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+      }
+      if (strcmp(argv[i], "--version") == 0) {
+        version();
+        return EXIT_OK;
+      }
+    }
+  }
+  return cmd_integrate(argc, argv, first, t0);
+}

@@ -1,0 +1,58 @@
+/* context.c — backend selection: a CUDA device or the CPU. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+int gq_cuda_device_count(void) { return gq_cuda_count(); }
+
+int gq_context_open(gq_context **out, int device)
+{
+  if (!out)
+    return gq_fail(GQ_EINVAL, "gq_context_open: NULL context pointer");
+  *out = NULL;
+  if (device < GQ_DEVICE_CPU)
+    return gq_fail(GQ_EINVAL, "gq_context_open: bad device %d", device);
+  gq_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return gq_fail(GQ_ENOMEM, "cannot allocate a context");
+
+  if (device == GQ_DEVICE_CPU || (device == GQ_DEVICE_AUTO && gq_cuda_count() == 0)) {
+    ctx->backend = GQ_BACKEND_CPU;
+    ctx->threads = gq_cpu_threads();
+    snprintf(ctx->device_name, sizeof ctx->device_name, "CPU, %d OpenMP thread%s", ctx->threads,
+             ctx->threads == 1 ? "" : "s");
+  } else {
+    int status = gq_cuda_open(device == GQ_DEVICE_AUTO ? 0 : device, &ctx->cuda, ctx->device_name,
+                              sizeof ctx->device_name, &ctx->threads);
+    if (status != GQ_SUCCESS) {
+      free(ctx);
+      return status;
+    }
+    ctx->backend = GQ_BACKEND_CUDA;
+  }
+  gq_clear_error();
+  *out = ctx;
+  return GQ_SUCCESS;
+}
+
+gq_context *gq_context_create(int device)
+{
+  gq_context *ctx;
+  return gq_context_open(&ctx, device) == GQ_SUCCESS ? ctx : NULL;
+}
+
+void gq_context_free(gq_context *ctx)
+{
+  if (!ctx)
+    return;
+  if (ctx->cuda)
+    gq_cuda_close(ctx->cuda);
+  free(ctx);
+}
+
+int gq_context_backend(const gq_context *ctx) { return ctx->backend; }
+const char *gq_context_device_name(const gq_context *ctx) { return ctx->device_name; }
+int gq_context_threads(const gq_context *ctx) { return ctx->threads; }

@@ -1,0 +1,22 @@
+/* no_cuda.c — the CUDA entry points of a CPU-only build (configure found no
+ * CUDA toolkit, or --without-cuda): there is no device to open. */
+#include "config.h"
+
+#include "internal.h"
+
+int gq_cuda_count(void) { return 0; }
+
+int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namelen, int *sms)
+{
+  (void)device; (void)name; (void)namelen; (void)sms;
+  *st = NULL;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_close(struct gq_cuda_state *st) { (void)st; }
+
+int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+{
+  (void)st; (void)p; (void)sums; (void)ms;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}

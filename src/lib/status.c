@@ -1,0 +1,63 @@
+/* status.c — status names, the last-error message, the error handler, version. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "internal.h"
+
+static const char *const status_names[GQ_NSTATUS] = {
+  [GQ_SUCCESS] = "success",
+  [GQ_EINVAL] = "invalid argument",
+  [GQ_ENOMEM] = "out of memory",
+  [GQ_ECUDA] = "CUDA error",
+  [GQ_ENODEV] = "no CUDA device",
+  [GQ_EDOM] = "result is not finite",
+  [GQ_EIO] = "input/output error",
+  [GQ_EFORMAT] = "malformed or unsupported data",
+  [GQ_EPARSE] = "expression does not parse",
+  [GQ_EUNSUP] = "not supported",
+  [GQ_ECHECK] = "result disagrees with the reference",
+};
+
+const char *gq_strerror(int status)
+{
+  if (status < 0 || status >= GQ_NSTATUS)
+    return "unknown status";
+  return status_names[status];
+}
+
+static _Thread_local char last_error[512];
+static gq_error_handler_t *handler;
+
+const char *gq_last_error(void) { return last_error; }
+
+void gq_clear_error(void) { last_error[0] = '\0'; }
+
+gq_error_handler_t *gq_set_error_handler(gq_error_handler_t *h)
+{
+  gq_error_handler_t *old = handler;
+  handler = h;
+  return old;
+}
+
+int gq_fail(int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
+  if (handler)
+    handler(status, last_error);
+  return status;
+}
+
+const char *gq_version(void) { return PACKAGE_VERSION; }
+
+double gq_wall_ms(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
