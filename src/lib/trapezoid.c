@@ -46,9 +46,13 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
   const double h = (b - a) / (double)n;
   if (!isfinite(h))
     return gq_fail(GQ_EINVAL, "b - a overflows a double (a = %g, b = %g)", a, b);
-  if (h == 0.0 && a != b)
-    return gq_fail(GQ_EINVAL, "the interval [%g, %g] is too small to divide into %llu parts", a, b,
-                   (unsigned long long)n);
+  /* Points closer than two doubles apart cannot be told apart: x_i would
+   * repeat and the rule would not be the one asked for. */
+  const double widest = fmax(fabs(a), fabs(b));
+  if (a != b && fabs(h) < 2.0 * (nextafter(widest, INFINITY) - widest))
+    return gq_fail(GQ_EINVAL,
+                   "the interval [%.17g, %.17g] is too small to divide into %llu parts in double precision",
+                   a, b, (unsigned long long)n);
 
   const double fa = eval_in(f, precision, a), fb = eval_in(f, precision, b);
   gq_csum sums[2] = {gq_csum_zero(), gq_csum_zero()};

@@ -1,0 +1,27 @@
+# tap.sh — TAP helpers for the shell tests (sourced).
+#   run CMD...        runs CMD, sets $out, $err (text) and $rc
+#   check DESC CMD... "ok" if CMD succeeds
+#   finish            prints the plan, exits 1 if anything failed
+tap_n=0
+tap_failed=0
+tap_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuquad-test.XXXXXX") || exit 99
+trap 'rm -rf "$tap_tmp"' EXIT
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+check() {
+  desc=$1
+  shift
+  if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+run() {
+  "$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
+  rc=$?
+  out=$(cat "$tap_tmp/out")
+  err=$(cat "$tap_tmp/err")
+}
+lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi; }
+finish() {
+  echo "1..$tap_n"
+  [ "$tap_failed" -eq 0 ]
+}
