@@ -18,7 +18,7 @@ say "gpu: $(tail -1 "$OUT/gpu.txt")"
 say "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
 if has build; then
-  if [ -f .gpu/setup.sh ]; then sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; fi
+  if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
   t0=$(date +%s)
   { autoreconf -fi && ./configure --with-cuda-arch=sm_90 NVCCFLAGS="-O3 -Xptxas -v" &&
     make -j16; } >"$OUT/build.log" 2>&1
@@ -56,3 +56,7 @@ if has bench; then
   grep -o '"kernel_ms": [0-9.]*\|"wall_ms": [0-9.]*\|"difference": [-0-9.e]*' "$OUT/wall.txt" | paste - - - | tee -a "$summary"
   ./gpuquad --f=circle --n=1e9 | tee -a "$summary"
 fi
+
+# Everything but the summary in one archive (the device tool returns 8 files).
+(cd "$OUT" && tar czf logs.tar.gz --exclude=summary.txt --exclude=logs.tar.gz . &&
+  find . -type f ! -name summary.txt ! -name logs.tar.gz -delete)

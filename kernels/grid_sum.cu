@@ -37,12 +37,24 @@ int launch_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], do
   return GQ_SUCCESS;
 }
 
-template <class F>
+// The fast functors first; a sum that comes out NaN is done again with CUDA's
+// own functions (fast_sqrt gives NaN for positive arguments below 2^-960), so
+// a NaN that remains is the integrand's.
+template <class Fast, class Exact>
 int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
 {
   if (p->precision == GQ_PRECISION_FLOAT)
-    return launch_grid_sum<float, F>(st, p, sums, ms);
-  return launch_grid_sum<double, F>(st, p, sums, ms);
+    return launch_grid_sum<float, Fast>(st, p, sums, ms);
+  int status = launch_grid_sum<double, Fast>(st, p, sums, ms);
+  if (status != GQ_SUCCESS)
+    return status;
+  const double total = gq_csum_value(sums[0]) + gq_csum_value(sums[1]);
+  if (total == total)
+    return GQ_SUCCESS;
+  const double first_ms = *ms;
+  status = launch_grid_sum<double, Exact>(st, p, sums, ms);
+  *ms += first_ms;
+  return status;
 }
 
 } // namespace
@@ -50,9 +62,9 @@ int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], doubl
 extern "C" int gq_cuda_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
 {
   switch (p->integrand) {
-#define GQ_BUILTIN(ID, name, formula, fx, lo, hi, Fx, desc) \
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) \
   case GQ_F_##ID:                                          \
-    return grid_sum_for<gq::Integrand_##ID>(st, p, sums, ms);
+    return grid_sum_for<gq::fast::Integrand_##ID, gq::exact::Integrand_##ID>(st, p, sums, ms);
 #include "../src/lib/integrands.def"
 #undef GQ_BUILTIN
   default:

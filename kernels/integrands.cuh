@@ -1,21 +1,38 @@
 // integrands.cuh — the built-in integrands as device functors, expanded from
 // src/lib/integrands.def (the same rows the CPU backend and GSL use).  Real is
 // double or float; C++ overloads pick sqrtf, expf, ... for float.
+//
+// Two sets: gq::fast, where sqrt(double) is gq::fast_sqrt (faithful, branch-
+// free), and gq::exact with CUDA's correctly rounded functions, used to redo
+// a sum that came out NaN (fast_sqrt returns NaN outside its range).
 #ifndef GQ_INTEGRANDS_CUH
 #define GQ_INTEGRANDS_CUH
+
+#include "device_math.cuh"
 
 namespace gq {
 
 #define R(c) static_cast<Real>(c)
-#define GQ_BUILTIN(ID, name, formula, fx, lo, hi, Fx, desc)          \
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc)   \
   struct Integrand_##ID {                                           \
     template <class Real> __device__ __forceinline__ Real operator()(Real x) const { return fx; } \
   };
+
+namespace fast {
+// Unqualified sqrt in the rows below finds these before ::sqrt.
+__device__ __forceinline__ double sqrt(double v) { return fast_sqrt(v); }
+__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }
 #include "../src/lib/integrands.def"
+} // namespace fast
+
+namespace exact {
+#include "../src/lib/integrands.def"
+} // namespace exact
+
 #undef GQ_BUILTIN
 #undef R
 
-// The grid map: index i -> f(x_i), x_i = fma(i, h, a) in double, f in Real.
+// The grid map: index i -> g(x_i), x_i = fma(i, h, a) in double, g in Real.
 template <class Real, class F>
 struct GridMap {
   double a, h;

@@ -9,10 +9,10 @@ namespace gq {
 // Compute-bound maps over an index space (the trapezoid grid): no memory
 // traffic, so what matters is ILP (ITEMS independent evaluations per thread
 // before they are summed) and enough warps to hide the FP64 pipeline latency.
-// 256 x 8: see BENCHMARKS.md (sm_90).
+// 256 x 16: see BENCHMARKS.md (sm_90, H200).
 struct GridPolicy {
   static constexpr int BLOCK = 256;
-  static constexpr int ITEMS = 8;
+  static constexpr int ITEMS = 16;
 };
 
 } // namespace gq

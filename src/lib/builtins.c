@@ -11,17 +11,17 @@
  * sqrtf for a float argument, so the float forms compute in float as the
  * CUDA kernels do. */
 #define R(c) ((__typeof__(x))(c))
-#define GQ_BUILTIN(ID, name, formula, fx, a, b, Fx, desc) \
-  static double eval_##ID(double x) { return fx; }      \
-  static float eval_f_##ID(float x) { return fx; }      \
+#define GQ_BUILTIN(ID, name, formula, scale, fx, a, b, Fx, desc) \
+  static double eval_##ID(double x) { return scale * (fx); }          \
+  static float eval_f_##ID(float x) { return (float)(scale) * (fx); } \
   static double antiderivative_##ID(double x) { return Fx; }
 #include "integrands.def"
 #undef GQ_BUILTIN
 #undef R
 
 static const struct gq_integrand builtins[GQ_F_COUNT] = {
-#define GQ_BUILTIN(ID, name, formula, fx, a, b, Fx, desc) \
-  {GQ_F_##ID, name, formula, desc, a, b, eval_##ID, eval_f_##ID, antiderivative_##ID},
+#define GQ_BUILTIN(ID, name, formula, scale, fx, a, b, Fx, desc) \
+  {GQ_F_##ID, name, formula, desc, a, b, scale, eval_##ID, eval_f_##ID, antiderivative_##ID},
 #include "integrands.def"
 #undef GQ_BUILTIN
 };

@@ -11,7 +11,7 @@ extern "C" {
 
 /* Built-in integrand ids, in integrands.def order. */
 enum {
-#define GQ_BUILTIN(ID, name, formula, fx, a, b, Fx, desc) GQ_F_##ID,
+#define GQ_BUILTIN(ID, name, formula, scale, fx, a, b, Fx, desc) GQ_F_##ID,
 #include "integrands.def"
 #undef GQ_BUILTIN
   GQ_F_COUNT
@@ -21,7 +21,9 @@ struct gq_integrand {
   int id;
   const char *name, *formula, *description;
   double a, b;
-  double (*eval)(double x);      /* host, double  */
+  double scale;                  /* f = scale * g, scale a power of two: the
+                                    backends sum g (integrands.def)     */
+  double (*eval)(double x);      /* host, double: f  */
   float (*eval_f)(float x);      /* host, float   */
   double (*antiderivative)(double x);
 };
@@ -46,7 +48,7 @@ void gq_clear_error(void);
 
 /* The grid x_i = fma(i, h, a), evaluated in `precision`, summed over the
  * interior indices [first, last] split by index parity: sums[p] holds the
- * compensated sum of f(x_i) over the i with i % 2 == p.  Both backends
+ * compensated sum of g(x_i) over the i with i % 2 == p (f = scale * g).  Both backends
  * implement this one reduction; the trapezoid module assembles T(h) and T(2h). */
 typedef struct {
   int integrand;   /* GQ_F_* */

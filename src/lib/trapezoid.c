@@ -64,6 +64,10 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
       return status;
   }
   out->kernel_ms = ms;
+  for (int k = 0; k < 2; k++) { /* exact: the scale is a power of two */
+    sums[k].s *= f->scale;
+    sums[k].c *= f->scale;
+  }
 
   gq_csum fine = sums[0];
   gq_csum_merge(&fine, sums[1]);

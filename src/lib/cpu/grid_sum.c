@@ -37,7 +37,7 @@ typedef void block_fn(double a, double h, double i0, int count, double *out);
 
 /* One evaluator per built-in and precision: out[k] = f(fma(i0 + k, h, a)). */
 #define R(c) ((__typeof__(x))(c))
-#define GQ_BUILTIN(ID, name, formula, fx, lo, hi, Fx, desc)                     \
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc)                     \
   GQ_CLONES static void block_d_##ID(double a, double h, double i0, int count,  \
                                      double *restrict out)                      \
   {                                                                             \
@@ -61,12 +61,12 @@ typedef void block_fn(double a, double h, double i0, int count, double *out);
 #undef R
 
 static block_fn *const blocks_double[GQ_F_COUNT] = {
-#define GQ_BUILTIN(ID, name, formula, fx, lo, hi, Fx, desc) block_d_##ID,
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) block_d_##ID,
 #include "../integrands.def"
 #undef GQ_BUILTIN
 };
 static block_fn *const blocks_float[GQ_F_COUNT] = {
-#define GQ_BUILTIN(ID, name, formula, fx, lo, hi, Fx, desc) block_f_##ID,
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) block_f_##ID,
 #include "../integrands.def"
 #undef GQ_BUILTIN
 };
