@@ -38,7 +38,7 @@ int launch_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], do
 }
 
 // The fast functors first; a sum that comes out NaN is done again with CUDA's
-// own functions (fast_sqrt gives NaN for positive arguments below 2^-960), so
+// own functions (fast_sqrt gives NaN for 0, +inf and subnormals), so
 // a NaN that remains is the integrand's.
 template <class Fast, class Exact>
 int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)

@@ -10,9 +10,16 @@ namespace gq {
 // traffic, so what matters is ILP (ITEMS independent evaluations per thread
 // before they are summed) and enough warps to hide the FP64 pipeline latency.
 // 256 x 16: see BENCHMARKS.md (sm_90, H200).
+// GQ_GRID_BLOCK / GQ_GRID_ITEMS override the row for bench/policy_sweep.sh.
+#ifndef GQ_GRID_BLOCK
+#define GQ_GRID_BLOCK 256
+#endif
+#ifndef GQ_GRID_ITEMS
+#define GQ_GRID_ITEMS 16
+#endif
 struct GridPolicy {
-  static constexpr int BLOCK = 256;
-  static constexpr int ITEMS = 16;
+  static constexpr int BLOCK = GQ_GRID_BLOCK;
+  static constexpr int ITEMS = GQ_GRID_ITEMS;
 };
 
 } // namespace gq
