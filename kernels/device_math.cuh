@@ -17,12 +17,12 @@ namespace gq {
 // reconvergence barrier keeps the compiler from interleaving a tile's
 // evaluations, and it costs three more FP64 operations.
 //
-// Every argument that is not a positive normal number comes out NaN from the
-// arithmetic itself (0 * inf, inf * 0, rsqrt of a negative, and subnormals,
-// which .ftz flushes to 0): negatives and NaN as IEEE says, but also +-0,
-// +inf and subnormals.  A caller whose sum comes out NaN reruns it with CUDA's
-// sqrt, which settles whether the NaN was real; so no per-point test or
-// select is needed.  The price is a second pass for an integrand that takes
+// Every argument that is not a positive normal number comes out not finite
+// from the arithmetic itself (0 * inf, inf * 0, rsqrt of a negative, and
+// subnormals, which .ftz flushes to 0): NaN for negatives, NaN, +-0, +inf and
+// positive subnormals, +inf for negative subnormals.  A caller whose sum comes
+// out not finite reruns it with CUDA's sqrt, which settles whether that was
+// real; so no per-point test or select is needed.  The price is a second pass for an integrand that takes
 // sqrt(0) at an interior grid point.
 __device__ __forceinline__ double fast_sqrt(double v)
 {

@@ -37,9 +37,9 @@ int launch_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], do
   return GQ_SUCCESS;
 }
 
-// The fast functors first; a sum that comes out NaN is done again with CUDA's
-// own functions (fast_sqrt gives NaN for 0, +inf and subnormals), so
-// a NaN that remains is the integrand's.
+// The fast functors first; a sum that comes out NaN or infinite is done again
+// with CUDA's own functions (fast_sqrt is not finite for 0, +inf and
+// subnormals), so what remains is the integrand's.
 template <class Fast, class Exact>
 int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
 {
@@ -49,7 +49,7 @@ int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], doubl
   if (status != GQ_SUCCESS)
     return status;
   const double total = gq_csum_value(sums[0]) + gq_csum_value(sums[1]);
-  if (total == total)
+  if (total - total == 0.0) // finite
     return GQ_SUCCESS;
   const double first_ms = *ms;
   status = launch_grid_sum<double, Exact>(st, p, sums, ms);

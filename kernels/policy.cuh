@@ -9,10 +9,13 @@ namespace gq {
 // Compute-bound maps over an index space (the trapezoid grid): no memory
 // traffic, so what matters is ILP (ITEMS independent evaluations per thread
 // before they are summed) and enough warps to hide the FP64 pipeline latency.
-// 256 x 16: see BENCHMARKS.md (sm_90, H200).
+// H200, circle, n = 1e9, median of 20 (bench/policy_sweep.sh, 2026-11-22):
+// 128x16 0.724 ms, 256x8 0.746, 256x16 0.715, 256x32 0.715, 512x8 0.731,
+// 512x16 0.692.  512 is also the largest block whose warp partials, split by
+// parity, fit one warp (16 warps x 2 keys).
 // GQ_GRID_BLOCK / GQ_GRID_ITEMS override the row for bench/policy_sweep.sh.
 #ifndef GQ_GRID_BLOCK
-#define GQ_GRID_BLOCK 256
+#define GQ_GRID_BLOCK 512
 #endif
 #ifndef GQ_GRID_ITEMS
 #define GQ_GRID_ITEMS 16
