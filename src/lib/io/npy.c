@@ -171,9 +171,11 @@ int gq_npy_parse_header(const char *h, size_t len, char *descr, size_t descrlen,
         skip_ws(&c);
         if (c.p < c.end && *c.p == '[')
           return perr(&c, "structured dtypes are not supported (descr is a list)");
+        if (c.p >= c.end || (*c.p != '\'' && *c.p != '"'))
+          return perr(&c, "descr must be a string");
         const char *vs, *ve;
         if (parse_string(&c, &vs, &ve))
-          return perr(&c, "descr must be a string");
+          return -1;
         /* copy, printable ASCII only, so messages can quote it */
         size_t n = 0;
         for (const char *q = vs; q < ve && n + 1 < descrlen; q++)
