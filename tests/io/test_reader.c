@@ -218,6 +218,7 @@ static void read_fixture(enum mode mode, const char *name, const struct bytes *b
     res->length = gq_reader_length(r);
     size_t es = gq_dtype_size(res->dtype);
     unsigned char *buf = malloc(chunk * es);
+    size_t cap = 0;
     for (;;) {
       size_t got = 12345;
       res->status = gq_reader_read(r, buf, chunk, &got, res->msg, sizeof res->msg);
@@ -226,7 +227,10 @@ static void read_fixture(enum mode mode, const char *name, const struct bytes *b
         snprintf(res->msg, sizeof res->msg, "got %zu > chunk %zu", got, chunk);
         break;
       }
-      res->v = realloc(res->v, (res->n + got + 1) * sizeof *res->v);
+      if (res->n + got + 1 > cap) {
+        cap = 2 * (res->n + got + 1);
+        res->v = realloc(res->v, cap * sizeof *res->v);
+      }
       for (size_t i = 0; i < got; i++) {
         if (res->dtype == GQ_DTYPE_F32) {
           float x;
