@@ -410,6 +410,27 @@ static void test_npy_good(void)
   expect_values(want, 10, 0);
   check_good("npy trailing bytes ignored", "t.npy", &b, NULL, GQ_DTYPE_F64, want, 10, LEN_ALWAYS);
   free(b.p);
+
+  /* big-endian data into a buffer that is not 8-byte aligned */
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0, "{'descr': '>f8', 'fortran_order': False, 'shape': (100,), }");
+  put_values(&b, 100, 0, 1);
+  gq_reader *r;
+  char msg[256];
+  unsigned char raw[100 * 8 + 1];
+  size_t got = 0;
+  int st = gq_reader_open_mem(b.p, b.n, "u.npy", NULL, &r, msg, sizeof msg);
+  if (st == GQ_SUCCESS)
+    st = gq_reader_read(r, raw + 1, 100, &got, msg, sizeof msg);
+  int good = st == GQ_SUCCESS && got == 100;
+  for (size_t i = 0; good && i < 100; i++) {
+    double x;
+    memcpy(&x, raw + 1 + 8 * i, 8);
+    good = same(x, value(i));
+  }
+  ok(good, "npy >f8 swapped into an unaligned buffer");
+  gq_reader_close(r);
+  free(b.p);
 }
 
 static void npy_bad(const char *desc, int major, int minor, const char *dict,
@@ -560,6 +581,9 @@ static void test_raw(void)
   check_good("raw f32 by extension .f32", "v.f32", &b, NULL, GQ_DTYPE_F32, want, 777, LEN_SIZED);
   o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_F32, 0, 0};
   check_good("raw --dtype=f32", "v.dat", &b, &o, GQ_DTYPE_F32, want, 777, LEN_SIZED);
+  o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_NONE, 0, 0};
+  check_good("raw --format=raw on a .f32 name is f32", "v.f32", &b, &o, GQ_DTYPE_F32, want,
+             777, LEN_SIZED);
   free(b.p);
 
   b = (struct bytes){0};

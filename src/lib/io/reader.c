@@ -259,11 +259,9 @@ static int open_common(gq_reader *r, const gq_reader_opts *opts, char *msg,
                       "column %d: columns count from 1", o->column);
 
   int name_f32 = 0;
-  gq_format f = o->format;
-  if (f == GQ_FORMAT_AUTO) {
-    f = strcmp(r->name, "<stdin>") == 0 ? GQ_FORMAT_AUTO
-                                        : format_from_name(r->name, &name_f32);
-  }
+  const int is_stdin = strcmp(r->name, "<stdin>") == 0;
+  gq_format by_name = is_stdin ? GQ_FORMAT_AUTO : format_from_name(r->name, &name_f32);
+  gq_format f = o->format == GQ_FORMAT_AUTO ? by_name : o->format;
   if (f == GQ_FORMAT_AUTO) {
     int st = sniff(r, msg, msglen);
     if (st)
@@ -429,24 +427,27 @@ const char *gq_reader_name(const gq_reader *r) { return r->name; }
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* In place, through memcpy so that a caller's buffer need not be aligned
+ * (compilers turn the shifts into bswap). */
 static void swap_bytes(void *buf, size_t n, size_t elem_size)
 {
+  unsigned char *p = buf;
   if (elem_size == 8) {
-    uint64_t *p = buf;
-    for (size_t i = 0; i < n; i++) {
-      uint64_t x = p[i];
+    for (size_t i = 0; i < n; i++, p += 8) {
+      uint64_t x;
+      memcpy(&x, p, 8);
       x = ((x & 0x00000000FFFFFFFFull) << 32) | (x >> 32);
       x = ((x & 0x0000FFFF0000FFFFull) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFull);
       x = ((x & 0x00FF00FF00FF00FFull) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFull);
-      p[i] = x;
+      memcpy(p, &x, 8);
     }
   } else {
-    uint32_t *p = buf;
-    for (size_t i = 0; i < n; i++) {
-      uint32_t x = p[i];
+    for (size_t i = 0; i < n; i++, p += 4) {
+      uint32_t x;
+      memcpy(&x, p, 4);
       x = (x << 16) | (x >> 16);
       x = ((x & 0x00FF00FFu) << 8) | ((x >> 8) & 0x00FF00FFu);
-      p[i] = x;
+      memcpy(p, &x, 4);
     }
   }
 }
