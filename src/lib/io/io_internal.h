@@ -1,0 +1,84 @@
+/* io_internal.h — shared between reader.c, npy.c and text.c; not installed. */
+#ifndef GQ_IO_INTERNAL_H
+#define GQ_IO_INTERNAL_H
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/io/reader.h"
+
+/* A byte source: a descriptor or a memory block, with a few bytes of
+ * push-back so that format sniffing works on pipes. */
+struct gq_source {
+  int fd;                     /* -1 for memory */
+  int own_fd;                 /* close on gq_reader_close */
+  const unsigned char *mem;
+  size_t mem_size, mem_pos;
+  unsigned char peek[8];      /* bytes read ahead by the sniffer */
+  size_t peek_len, peek_pos;
+  int sized;                  /* regular file or memory: remaining size known */
+  uint64_t remaining;         /* bytes left when sized (counting peek) */
+  uint64_t consumed;          /* bytes handed out so far */
+};
+
+#define GQ_ERRMSG_MAX 512
+
+struct gq_reader {
+  struct gq_source src;
+  char *name;
+  gq_format format;
+  gq_dtype dtype;
+  size_t elem_size;
+  int swap;                   /* file byte order differs from the host's */
+  int64_t length;             /* -1 if unknown */
+  uint64_t delivered;         /* elements handed out */
+  int status;                 /* sticky: first error */
+  char errmsg[GQ_ERRMSG_MAX];
+  /* text */
+  int column;
+  char *tbuf;                 /* bytes [tpos, tend) are unparsed */
+  size_t tcap, tpos, tend;
+  int teof;
+  uint64_t line;              /* number of the next line to parse */
+  locale_t c_locale;
+};
+
+/* Reads up to n bytes, looping over short reads; fewer only at end of input.
+ * Returns 0, or an errno value. */
+int gq_source_read(struct gq_source *s, void *buf, size_t n, size_t *got);
+
+/* strerror(err), thread-safe. */
+void gq_io_errno_text(int err, char *buf, size_t len);
+
+/* Fail: write "name: <fmt>" into msg (and into r->errmsg if r), return status. */
+int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
+               int status, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 6, 7)))
+#endif
+  ;
+
+/* npy.c */
+int gq_npy_open(gq_reader *r, char *msg, size_t msglen);
+/* Parses a header dict (exposed for tests and the fuzzer). */
+int gq_npy_parse_header(const char *h, size_t len, char *descr, size_t descrlen,
+                        int *fortran, uint64_t *shape, int *ndim, int maxdim,
+                        char *err, size_t errlen);
+
+/* text.c */
+int gq_text_open(gq_reader *r, char *msg, size_t msglen);
+int gq_text_read(gq_reader *r, double *out, size_t max, size_t *got,
+                 char *msg, size_t msglen);
+/* One token [s, e) -> double; the byte at e must be writable (the parser
+ * NUL-terminates in place for strtod).  Returns 0 or -1. */
+int gq_text_parse_double(char *s, char *e, double *out);
+
+static inline int gq_host_is_little_endian(void)
+{
+  const uint16_t one = 1;
+  return *(const unsigned char *)&one == 1;
+}
+
+#endif /* GQ_IO_INTERNAL_H */

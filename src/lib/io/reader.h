@@ -1,0 +1,125 @@
+/* reader.h — streaming vector input for `gpuquad dot|rms|stats`.
+ *
+ * A reader turns a file (or standard input, path "-") into chunks of numbers
+ * that the caller reduces one at a time, so inputs larger than memory work.
+ * gq_reader_read() fills a caller-provided buffer (e.g. one half of a pinned
+ * double buffer), with no per-element work on the little-endian binary paths;
+ * float32 data stay float32 so only 4 bytes per element cross PCIe.
+ *
+ * Formats
+ *   npy   NumPy .npy, versions 1.0, 2.0, 3.0; dtypes <f8 <f4 >f8 >f4, and
+ *         =f8 =f4 (native order of this machine, as numpy.load takes them).
+ *         Any shape, taken flat in file order: a Fortran-order array is
+ *         delivered in its memory order, which is all a flat reduction needs.
+ *         Shape () is one element, a shape with a 0 is empty.  Big-endian
+ *         data are byte-swapped on read.  Bytes after the last element are
+ *         ignored (as numpy.load does).  Unknown header keys are ignored.
+ *   raw   headerless binary of f64 (default) or f32 in the machine's native
+ *         (little-endian) order, after opts.offset bytes.  A trailing partial
+ *         element is an error.  An empty file is an empty vector.
+ *   text  one number per line, or column opts.column (1-based) of rows whose
+ *         fields are separated by whitespace or by commas (whitespace around a
+ *         comma is ignored; ",," is an empty field).  '#' starts a comment;
+ *         blank lines and CRLF line ends are fine.  Numbers are C-locale
+ *         strtod syntax whatever the process locale (nan, inf, hex floats
+ *         included); an overflowing literal becomes +-inf.  Without a column
+ *         a line with more than one field is an error.  A text input with no
+ *         numbers at all is an error (GQ_EFORMAT).  Delivered as f64.
+ *
+ * Choosing the format (opts.format == GQ_FORMAT_AUTO)
+ *   by extension, case-insensitive: .npy -> npy; .txt .csv .dat .tsv -> text;
+ *   .bin .raw .f64 .f32 -> raw (.f32 implies f32 unless opts.raw_dtype says
+ *   otherwise).  Any other name, and "-", is sniffed: the npy magic means
+ *   npy, anything else is read as text.  Raw is never guessed.
+ *
+ * Status codes (gpuquad.h): GQ_EIO for open/read failures and truncated data
+ * (including a truncated npy header); GQ_EFORMAT for malformed or unsupported
+ * content; GQ_EINVAL for bad options (and an offset past the end of the
+ * input); GQ_ENOMEM.  Every message starts with the file name ("<stdin>" for
+ * "-").  The library never prints.  After an error a reader stays failed and
+ * returns the same status and message.
+ */
+#ifndef GQ_IO_READER_H
+#define GQ_IO_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuquad.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  GQ_DTYPE_NONE = 0,  /* in options: "not given" (raw defaults to f64) */
+  GQ_DTYPE_F64  = 1,
+  GQ_DTYPE_F32  = 2
+} gq_dtype;
+
+typedef enum {
+  GQ_FORMAT_AUTO = 0,
+  GQ_FORMAT_NPY  = 1,
+  GQ_FORMAT_RAW  = 2,
+  GQ_FORMAT_TEXT = 3
+} gq_format;
+
+/* All-zero options ({0}, or a NULL pointer) mean: format by extension/sniff,
+ * raw as f64 at offset 0, text one number per line. */
+typedef struct {
+  gq_format format;
+  gq_dtype  raw_dtype;  /* raw only */
+  uint64_t  offset;     /* raw only: bytes to skip before the data */
+  int       column;     /* text only: 1-based column; 0 = one number per line */
+} gq_reader_opts;
+
+typedef struct gq_reader gq_reader;
+
+/* Open path ("-" = standard input).  On failure *r is NULL. */
+int gq_reader_open(const char *path, const gq_reader_opts *opts,
+                   gq_reader **r, char *msg, size_t msglen);
+
+/* Read from an open descriptor, named `name` in messages; the reader does not
+ * close fd.  Pipes and sockets are streamed; regular files are size-checked. */
+int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
+                      gq_reader **r, char *msg, size_t msglen);
+
+/* Read from memory (size bytes, not copied: must outlive the reader). */
+int gq_reader_open_mem(const void *data, size_t size, const char *name,
+                       const gq_reader_opts *opts, gq_reader **r,
+                       char *msg, size_t msglen);
+
+gq_format   gq_reader_format(const gq_reader *r);  /* never AUTO */
+gq_dtype    gq_reader_dtype(const gq_reader *r);   /* delivered type; text -> F64 */
+size_t      gq_dtype_size(gq_dtype t);             /* 8, 4, or 0 for NONE */
+const char *gq_reader_name(const gq_reader *r);
+
+/* Total number of elements if known before reading (npy; raw from a regular
+ * file or memory), else -1 (text; raw from a pipe). */
+int64_t gq_reader_length(const gq_reader *r);
+
+/* Fill buf with up to max_elems elements of gq_reader_dtype(r).
+ * *got == max_elems unless the input ends; *got == 0 means end of input.
+ * On error *got holds the elements that were stored in buf before it.
+ * max_elems == 0 is GQ_EINVAL. */
+int gq_reader_read(gq_reader *r, void *buf, size_t max_elems, size_t *got,
+                   char *msg, size_t msglen);
+
+void gq_reader_close(gq_reader *r);  /* NULL is fine */
+
+/* Convenience: the whole input as a malloc'd double array (f32 widened).
+ * *data is NULL on error; for an empty input it is a valid malloc(1) block. */
+int gq_reader_read_all_f64(const char *path, const gq_reader_opts *opts,
+                           double **data, size_t *n, char *msg, size_t msglen);
+
+/* Write a 1-d .npy (version 1.0, shape (n,), native byte order, header padded
+ * so the data start on a 64-byte boundary).  path "-" writes to stdout. */
+int gq_npy_write_f64(const char *path, const double *data, size_t n,
+                     char *msg, size_t msglen);
+int gq_npy_write_f32(const char *path, const float *data, size_t n,
+                     char *msg, size_t msglen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GQ_IO_READER_H */

@@ -1,0 +1,261 @@
+/* text.c — numbers from text, one per line or one column of a table.
+ *
+ * Numbers are parsed by Clinger's fast path where it is exact: a decimal
+ * mantissa m <= 2^53 and a power of ten |e| <= 22 are both exact doubles, so
+ * m * 10^e (or m / 10^-e) is one correctly rounded IEEE operation.  Anything
+ * else (more digits, larger exponents, nan, inf, hex) goes to strtod under a
+ * C locale set with uselocale() for the duration of a read, so that a
+ * process locale with a decimal comma cannot change the result.
+ */
+#include "lib/io/io_internal.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT_CHUNK    ((size_t)1 << 20)   /* bytes read from the source at a time */
+#define TEXT_MAX_LINE ((size_t)64 << 20)  /* longest line accepted */
+
+static int is_ws(char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_digit(char c) { return (unsigned)(c - '0') < 10u; }
+
+int gq_text_parse_double(char *s, char *e, double *out)
+{
+#if FLT_EVAL_METHOD == 0
+  static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char *p = s;
+  int neg = 0;
+  if (p < e && (*p == '-' || *p == '+')) {
+    neg = *p == '-';
+    p++;
+  }
+  uint64_t m = 0;
+  int sig = 0, digits = 0, exp10 = 0;
+  for (; p < e && is_digit(*p); p++, digits++) {
+    if (sig >= 19)
+      goto slow;
+    m = m * 10 + (uint64_t)(*p - '0');
+    sig += m != 0;
+  }
+  if (p < e && *p == '.') {
+    for (p++; p < e && is_digit(*p); p++, digits++) {
+      if (sig >= 19)
+        goto slow;
+      m = m * 10 + (uint64_t)(*p - '0');
+      sig += m != 0;
+      exp10--;
+    }
+  }
+  if (digits == 0)
+    goto slow;
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    int eneg = 0, ex = 0;
+    p++;
+    if (p < e && (*p == '-' || *p == '+')) {
+      eneg = *p == '-';
+      p++;
+    }
+    if (p == e || !is_digit(*p))
+      goto slow;
+    for (; p < e && is_digit(*p); p++)
+      if (ex < 100000)
+        ex = ex * 10 + (*p - '0');
+    exp10 += eneg ? -ex : ex;
+  }
+  if (p != e)
+    goto slow;
+  if (m == 0) {
+    *out = neg ? -0.0 : 0.0;
+    return 0;
+  }
+  if (m > ((uint64_t)1 << 53) || exp10 < -22 || exp10 > 22)
+    goto slow;
+  {
+    double v = (double)m;
+    v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
+    *out = neg ? -v : v;
+    return 0;
+  }
+slow:
+#endif
+  if (s == e)
+    return -1;
+  char save = *e;
+  *e = '\0';
+  char *end;
+  double v = strtod(s, &end);
+  *e = save;
+  if (end != e || is_ws(*s))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int gq_text_open(gq_reader *r, char *msg, size_t msglen)
+{
+  r->dtype = GQ_DTYPE_F64;
+  r->elem_size = sizeof(double);
+  r->length = -1;
+  r->line = 1;
+  r->tcap = TEXT_CHUNK;
+  r->tbuf = malloc(r->tcap + 1);  /* +1: parse_double may write at the end */
+  if (!r->tbuf)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_ENOMEM, "out of memory");
+  r->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  if (r->c_locale == (locale_t)0)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_ENOMEM,
+                      "cannot create the C locale");
+  return GQ_SUCCESS;
+}
+
+/* Move the unparsed tail to the front, grow if a line fills the buffer, and
+ * read more. */
+static int refill(gq_reader *r, char *msg, size_t msglen)
+{
+  size_t keep = r->tend - r->tpos;
+  if (r->tpos > 0 && keep > 0)
+    memmove(r->tbuf, r->tbuf + r->tpos, keep);
+  r->tpos = 0;
+  r->tend = keep;
+  if (keep == r->tcap) {
+    if (r->tcap >= TEXT_MAX_LINE)
+      return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                        "line %llu: longer than %zu MiB",
+                        (unsigned long long)r->line, TEXT_MAX_LINE >> 20);
+    char *bigger = realloc(r->tbuf, 2 * r->tcap + 1);
+    if (!bigger)
+      return gq_io_fail(r, r->name, msg, msglen, GQ_ENOMEM, "out of memory");
+    r->tbuf = bigger;
+    r->tcap *= 2;
+  }
+  size_t want = r->tcap - r->tend, got = 0;
+  int err = gq_source_read(&r->src, r->tbuf + r->tend, want, &got);
+  if (err) {
+    char text[256];
+    gq_io_errno_text(err, text, sizeof text);
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EIO, "%s", text);
+  }
+  r->tend += got;
+  if (got < want)
+    r->teof = 1;
+  return GQ_SUCCESS;
+}
+
+/* A token as it may be quoted in a message: at most 40 bytes, escaped. */
+static void quote_token(const char *s, const char *e, char *out, size_t outlen)
+{
+  size_t n = 0;
+  const char *p = s;
+  for (; p < e && p - s < 40 && n + 5 < outlen; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (c >= 0x20 && c < 0x7f && c != '\\')
+      out[n++] = (char)c;
+    else
+      n += (size_t)snprintf(out + n, outlen - n, "\\x%02x", c);
+  }
+  if (p < e && n + 4 < outlen) {
+    memcpy(out + n, "...", 3);
+    n += 3;
+  }
+  out[n] = '\0';
+}
+
+/* One line [s, e) (no '\n').  Returns 1 with *v set, 0 for a blank or comment
+ * line, or a GQ_E* status (negated) with the message filled. */
+static int text_line(gq_reader *r, char *s, char *e, double *v, char *msg,
+                     size_t msglen)
+{
+  char *hash = memchr(s, '#', (size_t)(e - s));
+  if (hash)
+    e = hash;
+  while (s < e && is_ws(*s))
+    s++;
+  if (s == e)
+    return 0;
+  const int want = r->column ? r->column : 1;
+  int col = 1;
+  char *ts = NULL, *te = NULL, *p = s;
+  for (;;) {
+    char *fs = p;
+    while (p < e && !is_ws(*p) && *p != ',')
+      p++;
+    if (col == want) {
+      ts = fs;
+      te = p;
+    }
+    while (p < e && is_ws(*p))
+      p++;
+    if (p == e || (ts && r->column))
+      break;
+    if (*p == ',')
+      for (p++; p < e && is_ws(*p); p++)
+        ;
+    col++;
+  }
+  unsigned long long line = (unsigned long long)r->line;
+  if (!r->column && col > 1)
+    return -gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                       "line %llu: %d columns, expected one number per line "
+                       "(choose a column)", line, col);
+  if (!ts)
+    return -gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                       "line %llu: column %d requested but the line has %d "
+                       "column%s", line, want, col, col == 1 ? "" : "s");
+  if (ts == te)
+    return -gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                       "line %llu: column %d is empty", line, want);
+  if (gq_text_parse_double(ts, te, v) != 0) {
+    char q[200];
+    quote_token(ts, te, q, sizeof q);
+    return -gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                       "line %llu: '%s' is not a number", line, q);
+  }
+  return 1;
+}
+
+int gq_text_read(gq_reader *r, double *out, size_t max, size_t *got, char *msg,
+                 size_t msglen)
+{
+  locale_t old = uselocale(r->c_locale);
+  size_t n = 0;
+  int st = GQ_SUCCESS;
+  while (n < max) {
+    char *p = r->tbuf + r->tpos, *end = r->tbuf + r->tend;
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    char *line_end;
+    if (nl) {
+      line_end = nl;
+      r->tpos = (size_t)(nl + 1 - r->tbuf);
+    } else if (!r->teof) {
+      st = refill(r, msg, msglen);
+      if (st)
+        break;
+      continue;
+    } else if (p < end) {  /* last line, no newline */
+      line_end = end;
+      r->tpos = r->tend;
+    } else {
+      break;  /* end of input */
+    }
+    int k = text_line(r, p, line_end, &out[n], msg, msglen);
+    if (k < 0) {
+      st = -k;
+      break;
+    }
+    n += (size_t)k;
+    r->line++;
+  }
+  uselocale(old);
+  *got = n;
+  r->delivered += n;
+  if (st == GQ_SUCCESS && n == 0 && r->delivered == 0)
+    st = gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT, "no numbers");
+  return st;
+}

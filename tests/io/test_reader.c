@@ -1,0 +1,934 @@
+/* test_reader.c — TAP tests for src/lib/io (npy, raw, text readers; writer).
+ *
+ * Fixtures are built byte by byte in a mkdtemp() directory.  Every good
+ * fixture is read three ways (regular file, pipe from a child process, memory)
+ * with chunk sizes 1, 3 and 4096, and the concatenation is compared exactly
+ * (bitwise; NaN compared as NaN).  Every bad fixture is checked for its
+ * status and a message substring.
+ */
+#include "lib/io/io_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int test_count, fail_count;
+
+static int ok(int cond, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  printf("%s %d - ", cond ? "ok" : "not ok", ++test_count);
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+  if (!cond)
+    fail_count++;
+  fflush(stdout);
+  return cond;
+}
+
+static void diag(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  printf("# ");
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+}
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/gq-io-test-XXXXXX";
+
+static const char *tmp_path(const char *name)
+{
+  static char path[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(path[k], sizeof path[k], "%s/%s", tmpdir, name);
+  return path[k];
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0) {
+    printf("Bail out! cannot write %s\n", path);
+    exit(99);
+  }
+}
+
+struct bytes {
+  unsigned char *p;
+  size_t n, cap;
+};
+
+static void put(struct bytes *b, const void *data, size_t n)
+{
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2 + 64;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p)
+      exit(99);
+  }
+  if (n)
+    memcpy(b->p + b->n, data, n);
+  b->n += n;
+}
+
+static void put_str(struct bytes *b, const char *s) { put(b, s, strlen(s)); }
+
+/* The test vector: varied, signed, with NaN and +-Inf sprinkled in. */
+static double value(size_t i)
+{
+  if (i % 11 == 5)
+    return NAN;
+  if (i % 13 == 7)
+    return INFINITY;
+  if (i % 17 == 3)
+    return -INFINITY;
+  return (double)i * 0.37 - 5.0;
+}
+
+static int same(double a, double b)
+{
+  if (isnan(a) || isnan(b))
+    return isnan(a) && isnan(b);
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void swap_in_place(void *p, size_t size)
+{
+  unsigned char *c = p;
+  for (size_t i = 0; i < size / 2; i++) {
+    unsigned char t = c[i];
+    c[i] = c[size - 1 - i];
+    c[size - 1 - i] = t;
+  }
+}
+
+/* Data bytes of n values as <f8, >f8, <f4 or >f4 (host is little-endian in
+ * CI; we write little = native and swap for the other). */
+static void put_values(struct bytes *b, size_t n, int f32, int big)
+{
+  int swap = big == gq_host_is_little_endian();
+  for (size_t i = 0; i < n; i++) {
+    if (f32) {
+      float x = (float)value(i);
+      if (swap)
+        swap_in_place(&x, 4);
+      put(b, &x, 4);
+    } else {
+      double x = value(i);
+      if (swap)
+        swap_in_place(&x, 8);
+      put(b, &x, 8);
+    }
+  }
+}
+
+/* magic + version + header length + dict + padding to 64 + '\n' */
+static void put_npy_header(struct bytes *b, int major, int minor, const char *dict)
+{
+  size_t dl = strlen(dict);
+  size_t pre = major == 1 ? 10 : 12;
+  size_t total = (pre + dl + 1 + 63) / 64 * 64;
+  size_t hlen = total - pre;
+  unsigned char h[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major,
+                         (unsigned char)minor};
+  h[8] = (unsigned char)(hlen & 0xff);
+  h[9] = (unsigned char)((hlen >> 8) & 0xff);
+  h[10] = (unsigned char)((hlen >> 16) & 0xff);
+  h[11] = (unsigned char)((hlen >> 24) & 0xff);
+  put(b, h, pre);
+  put_str(b, dict);
+  for (size_t i = pre + dl; i + 1 < total; i++)
+    put(b, " ", 1);
+  put(b, "\n", 1);
+}
+
+/* ---- reading a fixture three ways -------------------------------------- */
+
+enum mode { MODE_FILE, MODE_PIPE, MODE_MEM };
+static const char *mode_name[] = {"file", "pipe", "memory"};
+
+struct result {
+  int status;
+  char msg[512];
+  gq_dtype dtype;
+  int64_t length;
+  double *v;  /* widened */
+  size_t n;
+};
+
+static pid_t feed_pipe(const struct bytes *b, int *rfd)
+{
+  int fds[2];
+  if (pipe(fds) != 0)
+    exit(99);
+  pid_t pid = fork();
+  if (pid < 0)
+    exit(99);
+  if (pid == 0) {
+    close(fds[0]);
+    size_t off = 0;
+    while (off < b->n) {
+      ssize_t k = write(fds[1], b->p + off, b->n - off);
+      if (k <= 0)
+        _exit(1);
+      off += (size_t)k;
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  *rfd = fds[0];
+  return pid;
+}
+
+static void read_fixture(enum mode mode, const char *name, const struct bytes *b,
+                         const gq_reader_opts *o, size_t chunk, struct result *res)
+{
+  memset(res, 0, sizeof *res);
+  res->msg[0] = '\0';
+  gq_reader *r = NULL;
+  pid_t child = -1;
+  int fd = -1;
+  const char *path = tmp_path(name);
+  if (mode == MODE_FILE) {
+    write_file(path, b->p, b->n);
+    res->status = gq_reader_open(path, o, &r, res->msg, sizeof res->msg);
+  } else if (mode == MODE_PIPE) {
+    child = feed_pipe(b, &fd);
+    res->status = gq_reader_open_fd(fd, path, o, &r, res->msg, sizeof res->msg);
+  } else {
+    res->status = gq_reader_open_mem(b->p, b->n, path, o, &r, res->msg, sizeof res->msg);
+  }
+  if (res->status == GQ_SUCCESS) {
+    res->dtype = gq_reader_dtype(r);
+    res->length = gq_reader_length(r);
+    size_t es = gq_dtype_size(res->dtype);
+    unsigned char *buf = malloc(chunk * es);
+    size_t cap = 0;
+    for (;;) {
+      size_t got = 12345;
+      res->status = gq_reader_read(r, buf, chunk, &got, res->msg, sizeof res->msg);
+      if (got > chunk) {
+        res->status = -1;
+        snprintf(res->msg, sizeof res->msg, "got %zu > chunk %zu", got, chunk);
+        break;
+      }
+      if (res->n + got + 1 > cap) {
+        cap = 2 * (res->n + got + 1);
+        res->v = realloc(res->v, cap * sizeof *res->v);
+      }
+      for (size_t i = 0; i < got; i++) {
+        if (res->dtype == GQ_DTYPE_F32) {
+          float x;
+          memcpy(&x, buf + 4 * i, 4);
+          res->v[res->n + i] = x;
+        } else {
+          memcpy(&res->v[res->n + i], buf + 8 * i, 8);
+        }
+      }
+      res->n += got;
+      if (res->status || got == 0)
+        break;
+      if (got < chunk) {  /* a short read must be the last one */
+        size_t again = 1;
+        res->status = gq_reader_read(r, buf, chunk, &again, res->msg, sizeof res->msg);
+        if (res->status == GQ_SUCCESS && again != 0) {
+          res->status = -1;
+          snprintf(res->msg, sizeof res->msg, "short read before the end");
+        }
+        break;
+      }
+    }
+    free(buf);
+  }
+  gq_reader_close(r);
+  if (mode == MODE_PIPE) {
+    close(fd);
+    waitpid(child, NULL, 0);
+  }
+}
+
+/* Expected data as doubles (f32 rounded through float). */
+static void expect_values(double *want, size_t n, int f32)
+{
+  for (size_t i = 0; i < n; i++)
+    want[i] = f32 ? (double)(float)value(i) : value(i);
+}
+
+/* Whether gq_reader_length() is known: LEN_ALWAYS (npy), LEN_SIZED (raw:
+ * regular files and memory, not pipes), LEN_NEVER (text). */
+enum { LEN_NEVER = -1, LEN_SIZED = 0, LEN_ALWAYS = 1 };
+static void check_good(const char *desc, const char *name, const struct bytes *b,
+                       const gq_reader_opts *o, gq_dtype dtype, const double *want,
+                       size_t n, int length_kind)
+{
+  static const size_t chunks[] = {1, 3, 4096};
+  for (int m = 0; m < 3; m++) {
+    int good = 1;
+    char why[600] = "";
+    for (int c = 0; c < 3 && good; c++) {
+      struct result res;
+      read_fixture((enum mode)m, name, b, o, chunks[c], &res);
+      int64_t want_len = length_kind == LEN_ALWAYS                      ? (int64_t)n
+                         : length_kind == LEN_SIZED && m != MODE_PIPE ? (int64_t)n
+                                                                      : -1;
+      if (res.status != GQ_SUCCESS) {
+        snprintf(why, sizeof why, "chunk %zu: status %d: %s", chunks[c], res.status, res.msg);
+        good = 0;
+      } else if (res.dtype != dtype) {
+        snprintf(why, sizeof why, "chunk %zu: dtype %d", chunks[c], (int)res.dtype);
+        good = 0;
+      } else if (res.length != want_len) {
+        snprintf(why, sizeof why, "chunk %zu: length %lld, want %lld", chunks[c],
+                 (long long)res.length, (long long)want_len);
+        good = 0;
+      } else if (res.n != n) {
+        snprintf(why, sizeof why, "chunk %zu: %zu values, want %zu", chunks[c], res.n, n);
+        good = 0;
+      } else {
+        for (size_t i = 0; i < n; i++)
+          if (!same(res.v[i], want[i])) {
+            snprintf(why, sizeof why, "chunk %zu: value %zu is %.17g, want %.17g",
+                     chunks[c], i, res.v[i], want[i]);
+            good = 0;
+            break;
+          }
+      }
+      free(res.v);
+    }
+    if (!ok(good, "%s (%s)", desc, mode_name[m]))
+      diag("%s", why);
+  }
+}
+
+static void check_bad(const char *desc, const char *name, const struct bytes *b,
+                      const gq_reader_opts *o, int status, const char *substr,
+                      int modes /* bit mask of modes */)
+{
+  for (int m = 0; m < 3; m++) {
+    if (!(modes & (1 << m)))
+      continue;
+    struct result res;
+    read_fixture((enum mode)m, name, b, o, 4096, &res);
+    free(res.v);
+    const char *path = tmp_path(name);
+    int good = res.status == status && strstr(res.msg, substr) != NULL &&
+               strncmp(res.msg, path, strlen(path)) == 0;
+    if (!ok(good, "%s (%s)", desc, mode_name[m]))
+      diag("status %d (want %d), message \"%s\" (want \"%s: ...%s...\")", res.status,
+           status, res.msg, path, substr);
+  }
+}
+
+#define ALL_MODES 7
+#define FILE_MEM 5
+
+/* ---- npy ---------------------------------------------------------------- */
+
+static void test_npy_good(void)
+{
+  static double want[100000];
+  struct {
+    int major;
+    const char *descr;
+    int f32, big;
+  } kinds[] = {
+      {1, "<f8", 0, 0}, {2, "<f8", 0, 0}, {3, "<f8", 0, 0}, {1, ">f8", 0, 1},
+      {1, "<f4", 1, 0}, {2, ">f4", 1, 1}, {3, "<f4", 1, 0}, {3, ">f8", 0, 1},
+  };
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    size_t n = 1000;
+    struct bytes b = {0};
+    char dict[200], desc[200];
+    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }",
+             kinds[k].descr, n);
+    put_npy_header(&b, kinds[k].major, 0, dict);
+    put_values(&b, n, kinds[k].f32, kinds[k].big);
+    expect_values(want, n, kinds[k].f32);
+    snprintf(desc, sizeof desc, "npy v%d.0 %s (1000,)", kinds[k].major, kinds[k].descr);
+    check_good(desc, "a.npy", &b, NULL, kinds[k].f32 ? GQ_DTYPE_F32 : GQ_DTYPE_F64,
+               want, n, LEN_ALWAYS);
+    free(b.p);
+  }
+
+  /* shapes and header spellings; all <f8 little-endian */
+  struct {
+    const char *desc, *dict;
+    size_t n;
+  } shapes[] = {
+      {"fortran order (3, 4) read in file order",
+       "{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4), }", 12},
+      {"3-d (2, 3, 5)", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3, 5), }", 30},
+      {"scalar shape ()", "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 1},
+      {"empty (0,)", "{'descr': '<f8', 'fortran_order': False, 'shape': (0,), }", 0},
+      {"empty (2, 0, 3)", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 0, 3), }", 0},
+      {"keys in another order, no trailing comma",
+       "{'shape': (7,), 'fortran_order': False, 'descr': '<f8'}", 7},
+      {"double quotes and odd spacing",
+       "{ \"descr\" :\"<f8\" ,\"fortran_order\":False,  \"shape\":( 9 , ) ,}", 9},
+      {"no spaces at all", "{'descr':'<f8','fortran_order':False,'shape':(5,)}", 5},
+      {"python 2 long suffix", "{'descr': '<f8', 'fortran_order': False, 'shape': (6L,), }", 6},
+      {"unknown key ignored",
+       "{'descr': '<f8', 'meta': {'a': [1, (2, 3)], 'b': 'x}'}, 'fortran_order': False, "
+       "'shape': (4,), }", 4},
+      {"native order =f8", "{'descr': '=f8', 'fortran_order': False, 'shape': (8,), }", 8},
+      {"tabs and newlines inside the dict",
+       "{'descr':\t'<f8',\n'fortran_order': False,\r\n'shape': (3,)\n}", 3},
+      {"large 1-d (100000,)", "{'descr': '<f8', 'fortran_order': False, 'shape': (100000,), }",
+       100000},
+  };
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    struct bytes b = {0};
+    put_npy_header(&b, 1, 0, shapes[k].dict);
+    put_values(&b, shapes[k].n, 0, 0);
+    expect_values(want, shapes[k].n, 0);
+    char desc[200];
+    snprintf(desc, sizeof desc, "npy %s", shapes[k].desc);
+    check_good(desc, "s.npy", &b, NULL, GQ_DTYPE_F64, want, shapes[k].n, LEN_ALWAYS);
+    free(b.p);
+  }
+
+  /* trailing bytes after the data are ignored, as numpy.load does */
+  struct bytes b = {0};
+  put_npy_header(&b, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }");
+  put_values(&b, 10, 0, 0);
+  put_str(&b, "trailing junk");
+  expect_values(want, 10, 0);
+  check_good("npy trailing bytes ignored", "t.npy", &b, NULL, GQ_DTYPE_F64, want, 10, LEN_ALWAYS);
+  free(b.p);
+
+  /* big-endian data into a buffer that is not 8-byte aligned */
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0, "{'descr': '>f8', 'fortran_order': False, 'shape': (100,), }");
+  put_values(&b, 100, 0, 1);
+  gq_reader *r;
+  char msg[256];
+  unsigned char raw[100 * 8 + 1];
+  size_t got = 0;
+  int st = gq_reader_open_mem(b.p, b.n, "u.npy", NULL, &r, msg, sizeof msg);
+  if (st == GQ_SUCCESS)
+    st = gq_reader_read(r, raw + 1, 100, &got, msg, sizeof msg);
+  int good = st == GQ_SUCCESS && got == 100;
+  for (size_t i = 0; good && i < 100; i++) {
+    double x;
+    memcpy(&x, raw + 1 + 8 * i, 8);
+    good = same(x, value(i));
+  }
+  ok(good, "npy >f8 swapped into an unaligned buffer");
+  gq_reader_close(r);
+  free(b.p);
+}
+
+static void npy_bad(const char *desc, int major, int minor, const char *dict,
+                    size_t n_data, int status, const char *substr)
+{
+  struct bytes b = {0};
+  put_npy_header(&b, major, minor, dict);
+  put_values(&b, n_data, 0, 0);
+  check_bad(desc, "bad.npy", &b, NULL, status, substr, ALL_MODES);
+  free(b.p);
+}
+
+static void test_npy_bad(void)
+{
+  const char *expect = "(expected <f8, <f4, >f8, >f4)";
+  static const char *dtypes[] = {"<i4", "<c16", "|O", "<U10", "|f8", "<f2", "|b1", "<f16", ""};
+  for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++) {
+    char dict[200], desc[100], sub[100];
+    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (3,), }",
+             dtypes[k]);
+    snprintf(desc, sizeof desc, "npy dtype '%s' rejected", dtypes[k]);
+    snprintf(sub, sizeof sub, "unsupported dtype '%s' %s", dtypes[k], expect);
+    npy_bad(desc, 1, 0, dict, 3, GQ_EFORMAT, sub);
+  }
+  npy_bad("npy structured dtype rejected", 1, 0,
+          "{'descr': [('a', '<f8'), ('b', '<i4')], 'fortran_order': False, 'shape': (3,), }",
+          3, GQ_EFORMAT, "structured dtypes are not supported");
+  npy_bad("npy version 4.0 rejected", 4, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", 3, GQ_EFORMAT,
+          "unsupported npy version 4.0");
+  npy_bad("npy version 1.1 rejected", 1, 1,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", 3, GQ_EFORMAT,
+          "unsupported npy version 1.1");
+  npy_bad("npy header not a dict", 1, 0, "hello", 0, GQ_EFORMAT, "bad npy header: header is not a dict");
+  npy_bad("npy header missing shape", 1, 0, "{'descr': '<f8', 'fortran_order': False}", 0,
+          GQ_EFORMAT, "header has no 'shape'");
+  npy_bad("npy header missing descr", 1, 0, "{'fortran_order': False, 'shape': (1,)}", 1,
+          GQ_EFORMAT, "header has no 'descr'");
+  npy_bad("npy header missing fortran_order", 1, 0, "{'descr': '<f8', 'shape': (1,)}", 1,
+          GQ_EFORMAT, "header has no 'fortran_order'");
+  npy_bad("npy negative dimension", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (-3,), }", 0, GQ_EFORMAT,
+          "negative dimension");
+  npy_bad("npy shape not a tuple", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': 'abc', }", 0, GQ_EFORMAT,
+          "shape must be a tuple");
+  npy_bad("npy shape with a float", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (2.5,), }", 0, GQ_EFORMAT,
+          "bad npy header");
+  npy_bad("npy fortran_order not a bool", 1, 0,
+          "{'descr': '<f8', 'fortran_order': maybe, 'shape': (1,), }", 1, GQ_EFORMAT,
+          "fortran_order must be True or False");
+  npy_bad("npy unterminated string", 1, 0, "{'descr': '<f8", 0, GQ_EFORMAT, "unterminated string");
+  npy_bad("npy text after the dict", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } xyz", 1, GQ_EFORMAT,
+          "text after the header dict");
+  npy_bad("npy missing comma between items", 1, 0,
+          "{'descr': '<f8' 'fortran_order': False, 'shape': (1,), }", 1, GQ_EFORMAT,
+          "expected ',' or '}'");
+  npy_bad("npy shape product overflow", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }",
+          0, GQ_EFORMAT, "shape product overflows");
+  npy_bad("npy dimension overflow", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999999,), }",
+          0, GQ_EFORMAT, "dimension too large");
+  npy_bad("npy truncated data", 1, 0,
+          "{'descr': '<f8', 'fortran_order': False, 'shape': (1000,), }", 999, GQ_EIO,
+          "truncated: header says 1000 elements, file has 999");
+
+  struct bytes b = {0};
+  put_npy_header(&b, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (1000,), }");
+  put_values(&b, 999, 0, 0);
+  put_str(&b, "abc");
+  check_bad("npy truncated inside the last element", "bad.npy", &b, NULL, GQ_EIO,
+            "truncated: header says 1000 elements, file has 999", ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put_str(&b, "\x93NUMPX\x01\x00\x10\x00{}              ");
+  check_bad("npy bad magic", "bad.npy", &b, NULL, GQ_EFORMAT, "not an npy file (bad magic)",
+            ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put_str(&b, "PK\x03\x04 this is a zip");
+  check_bad("npy zip file (npz) is not npy", "bad.npy", &b, NULL, GQ_EFORMAT, "bad magic",
+            ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  check_bad("npy empty file", "bad.npy", &b, NULL, GQ_EIO, "truncated npy header", ALL_MODES);
+  put(&b, "\x93NUMPY\x01\x00", 8);
+  check_bad("npy file ends in the preamble", "bad.npy", &b, NULL, GQ_EIO,
+            "truncated npy header (8 bytes)", ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put(&b, "\x93NUMPY\x02\x00\x40\x00", 10);
+  check_bad("npy v2 ends in the 4-byte length", "bad.npy", &b, NULL, GQ_EIO,
+            "truncated npy header (10 bytes)", ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put(&b, "\x93NUMPY\x01\x00\xc8\x00{'descr': '<f8', 'fortran_order'", 10 + 31);
+  check_bad("npy truncated header", "bad.npy", &b, NULL, GQ_EIO,
+            "truncated npy header: 200 bytes announced, 31 present", ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put(&b, "\x93NUMPY\x02\x00\x00\x00\x00\x10", 12);
+  check_bad("npy v2 header length 256 MiB rejected", "bad.npy", &b, NULL, GQ_EFORMAT,
+            "too large", ALL_MODES);
+  free(b.p);
+}
+
+/* ---- raw ----------------------------------------------------------------- */
+
+static void test_raw(void)
+{
+  static double want[5000];
+  struct bytes b = {0};
+  put_values(&b, 5000, 0, 0);
+  expect_values(want, 5000, 0);
+  check_good("raw f64 by extension .bin", "v.bin", &b, NULL, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
+  check_good("raw f64 by extension .f64", "v.f64", &b, NULL, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
+  gq_reader_opts o = {GQ_FORMAT_RAW, GQ_DTYPE_NONE, 0, 0};
+  check_good("raw forced on a .txt name", "v.txt", &b, &o, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
+  o.offset = 16;
+  check_good("raw offset 16 skips two elements", "v.raw", &b, &o, GQ_DTYPE_F64, want + 2, 4998, LEN_SIZED);
+  free(b.p);
+
+  /* offset: 16 junk bytes then data */
+  b = (struct bytes){0};
+  put_str(&b, "0123456789abcdef");
+  put_values(&b, 300, 0, 0);
+  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 16, 0};
+  expect_values(want, 300, 0);
+  check_good("raw --offset=16 past a header", "h.raw", &b, &o, GQ_DTYPE_F64, want, 300, LEN_SIZED);
+  o.offset = b.n;
+  check_good("raw offset == size is empty", "h.raw", &b, &o, GQ_DTYPE_F64, want, 0, LEN_SIZED);
+  o.offset = b.n + 1;
+  check_bad("raw offset past the end", "h.raw", &b, &o, GQ_EINVAL, "is past the end", ALL_MODES);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put_values(&b, 777, 1, 0);
+  expect_values(want, 777, 1);
+  check_good("raw f32 by extension .f32", "v.f32", &b, NULL, GQ_DTYPE_F32, want, 777, LEN_SIZED);
+  o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_F32, 0, 0};
+  check_good("raw --dtype=f32", "v.dat", &b, &o, GQ_DTYPE_F32, want, 777, LEN_SIZED);
+  o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_NONE, 0, 0};
+  check_good("raw --format=raw on a .f32 name is f32", "v.f32", &b, &o, GQ_DTYPE_F32, want,
+             777, LEN_SIZED);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put_values(&b, 10, 0, 0);
+  put_str(&b, "xyz");
+  check_bad("raw trailing partial element (sized)", "p.bin", &b, NULL, GQ_EFORMAT,
+            "not a whole number of f64 elements (3 bytes left over)", FILE_MEM);
+  check_bad("raw trailing partial element (pipe)", "p.bin", &b, NULL, GQ_EFORMAT,
+            "input ends inside an element (3 bytes of 8) after 10 elements", 2);
+  free(b.p);
+
+  b = (struct bytes){0};
+  check_good("raw empty file is an empty vector", "e.bin", &b, NULL, GQ_DTYPE_F64, want, 0, LEN_SIZED);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void put_number(struct bytes *b, double x)
+{
+  char s[64];
+  if (isnan(x))
+    snprintf(s, sizeof s, "nan");
+  else
+    snprintf(s, sizeof s, "%.17g", x);
+  put_str(b, s);
+}
+
+static void text_bad(const char *desc, const char *name, const char *text, int column,
+                     int status, const char *substr)
+{
+  struct bytes b = {0};
+  put_str(&b, text);
+  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, column};
+  check_bad(desc, name, &b, &o, status, substr, ALL_MODES);
+  free(b.p);
+}
+
+static void text_good(const char *desc, const char *name, const char *text, int column,
+                      const double *want, size_t n)
+{
+  struct bytes b = {0};
+  put_str(&b, text);
+  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, column};
+  check_good(desc, name, &b, &o, GQ_DTYPE_F64, want, n, LEN_NEVER);
+  free(b.p);
+}
+
+static void test_text(void)
+{
+  static double want[20000];
+  size_t n = 20000;
+  struct bytes b = {0};
+  for (size_t i = 0; i < n; i++) {
+    put_number(&b, value(i));
+    put_str(&b, "\n");
+  }
+  expect_values(want, n, 0);
+  check_good("text %.17g round-trips exactly, nan/inf included", "x.txt", &b, NULL,
+             GQ_DTYPE_F64, want, n, LEN_NEVER);
+  free(b.p);
+
+  /* csv, column 2, comments, CRLF, blank lines, last line without newline */
+  b = (struct bytes){0};
+  put_str(&b, "# i, value, twice\r\n\r\n");
+  for (size_t i = 0; i < 500; i++) {
+    char s[64];
+    snprintf(s, sizeof s, "%zu, ", i);
+    put_str(&b, s);
+    put_number(&b, value(i));
+    put_str(&b, i % 7 == 0 ? " ,1e3 # note\r\n" : (i % 5 == 0 ? ",2\n\n" : ",3\n"));
+  }
+  put_str(&b, "500,");
+  put_number(&b, value(500));
+  put_str(&b, ",4");
+  expect_values(want, 501, 0);
+  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 2};
+  check_good("csv --col=2 with comments, CRLF, blank lines, no final newline", "x.csv", &b,
+             &o, GQ_DTYPE_F64, want, 501, LEN_NEVER);
+  free(b.p);
+
+  double w1[] = {1.5, -2, 0.25, INFINITY, -INFINITY, NAN, NAN, INFINITY, 1e-300, 0x1p-3};
+  text_good("text spellings: nan NaN inf -inf Infinity 1e999 hex", "s.txt",
+            "  1.5\n-2\n\t+.25  \ninf\n-Infinity\nnan\nNaN\n1e999\n1e-300\n0x1p-3\n", 0, w1, 10);
+  double w2[] = {3, 30, 300};
+  text_good("tsv --col=3", "t.tsv", "a\tb\t3\n1\t2\t30 # c\n\t1 \t 2\t300\n", 3, w2, 3);
+  text_good("whitespace table --col=3, comment-only lines", "t.dat",
+            "# header\n1 2 3 4\n   # indented comment\n5  6 30\n7 8 300 9 10\n", 3, w2, 3);
+  double w3[] = {-0.0, 0, 5};
+  text_good("signed zero kept", "z.txt", "-0\n0.0\n5\n", 0, w3, 3);
+
+  text_bad("text non-number names line and text", "x.txt", "1\n2\nabc\n4\n", 0, GQ_EFORMAT,
+           "line 3: 'abc' is not a number");
+  text_bad("text comma decimal is not a number", "x.txt", "1.5\n\n2;5\n", 0, GQ_EFORMAT,
+           "line 3: '2;5' is not a number");
+  text_bad("text two columns without --col", "x.txt", "1 2\n", 0, GQ_EFORMAT,
+           "line 1: 2 columns, expected one number per line");
+  text_bad("csv --col beyond the row", "x.csv", "1,2,3\n4,5,6\n7,8\n", 3, GQ_EFORMAT,
+           "line 3: column 3 requested but the line has 2 columns");
+  text_bad("csv empty field", "x.csv", "1,2,3\n4,,6\n", 2, GQ_EFORMAT,
+           "line 2: column 2 is empty");
+  text_bad("text empty file", "empty.txt", "", 0, GQ_EFORMAT, "empty.txt: no numbers");
+  text_bad("text only comments and blanks", "c.txt", "# a\n\n   \n# b", 0, GQ_EFORMAT,
+           "no numbers");
+  text_bad("text binary junk quoted escaped", "j.txt", "1\n\x01\x02zz\n", 0, GQ_EFORMAT,
+           "line 2: '\\x01\\x02zz' is not a number");
+  text_bad("text partial number", "p.txt", "1e\n", 0, GQ_EFORMAT, "line 1: '1e' is not a number");
+  text_bad("text 1.2.3", "p.txt", "1.2.3\n", 0, GQ_EFORMAT, "'1.2.3' is not a number");
+
+  /* a 3 MiB comment line forces buffer growth; line numbers stay right */
+  b = (struct bytes){0};
+  put_str(&b, "1\n#");
+  for (int i = 0; i < 3 << 20; i++)
+    put(&b, "x", 1);
+  put_str(&b, "\n2\nbad\n");
+  check_bad("text 3 MiB line then an error on line 4", "long.txt", &b, NULL, GQ_EFORMAT,
+            "line 4: 'bad' is not a number", ALL_MODES);
+  free(b.p);
+}
+
+/* The fast path must agree bit for bit with strtod. */
+static void test_parse_double(void)
+{
+  static const char *fixed[] = {
+      "0", "1", "-1", "123456789012345678", "9007199254740993", "9007199254740992",
+      "1e22", "1e23", "1e-22", "1e-23", "0.1", "0.3", "1.7976931348623157e308",
+      "4.9e-324", "2.2250738585072014e-308", "123.456e-7", "000000000000000000000001.5",
+      "0.0000000000000000000000000001", "18446744073709551615", "1844674407370955161.5",
+      "7.3177701707893310e+15", "89255.0e-22", "3.14159265358979323846264338327950288"};
+  int bad = 0;
+  char buf[128];
+  for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) {
+    snprintf(buf, sizeof buf, "%s", fixed[k]);
+    double got, want = strtod(buf, NULL);
+    if (gq_text_parse_double(buf, buf + strlen(buf), &got) != 0 || !same(got, want)) {
+      if (bad++ < 5)
+        diag("%s: got %.17g want %.17g", buf, got, want);
+    }
+  }
+  ok(bad == 0, "parse: hard cases agree with strtod");
+
+  unsigned long long seed = 88172645463325252ull;
+  bad = 0;
+  for (int k = 0; k < 300000; k++) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    int digits = 1 + (int)(seed % 20), point = (int)((seed >> 8) % 22);
+    int e = (int)((seed >> 16) % 61) - 30, with_e = (seed >> 24) & 1;
+    size_t len = 0;
+    if ((seed >> 25) & 1)
+      buf[len++] = '-';
+    unsigned long long s2 = seed;
+    for (int d = 0; d < digits; d++) {
+      if (d == point)
+        buf[len++] = '.';
+      s2 = s2 * 6364136223846793005ull + 1442695040888963407ull;
+      buf[len++] = (char)('0' + (s2 >> 33) % 10);
+    }
+    if (with_e)
+      len += (size_t)snprintf(buf + len, sizeof buf - len, "e%d", e);
+    buf[len] = '\0';
+    double got = 0, want = strtod(buf, NULL);
+    if (gq_text_parse_double(buf, buf + len, &got) != 0 || !same(got, want)) {
+      if (bad++ < 5)
+        diag("%s: got %.17g want %.17g", buf, got, want);
+    }
+  }
+  ok(bad == 0, "parse: 300000 random decimals agree with strtod bit for bit");
+}
+
+/* A decimal-comma locale must not change parsing. */
+static void test_locale(void)
+{
+  static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8",
+                                "fr_FR.utf8", "ru_RU.UTF-8", "nl_NL.UTF-8"};
+  const char *got_name = NULL;
+  for (size_t k = 0; k < sizeof names / sizeof names[0] && !got_name; k++)
+    if (setlocale(LC_NUMERIC, names[k]))
+      got_name = names[k];
+  if (!got_name || strtod("0.5", NULL) == 0.5) {
+    printf("ok %d - # SKIP no decimal-comma locale installed\n", ++test_count);
+    setlocale(LC_NUMERIC, "C");
+    return;
+  }
+  double want[] = {0.5, 0.12345678901234567, 1e300};
+  text_good("text parsing ignores a decimal-comma process locale", "l.txt",
+            "0.5\n0.12345678901234567\n1e300\n", 0, want, 3);
+  setlocale(LC_NUMERIC, "C");
+}
+
+/* ---- sniffing, options, files, writer ----------------------------------- */
+
+static void test_sniff_and_options(void)
+{
+  static double want[64];
+  struct bytes npy = {0};
+  put_npy_header(&npy, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (64,), }");
+  put_values(&npy, 64, 1, 0);
+  expect_values(want, 64, 1);
+  check_good("sniff: npy content without an extension", "data", &npy, NULL, GQ_DTYPE_F32,
+             want, 64, LEN_ALWAYS);
+  check_good("sniff: npy content named .xyz", "data.xyz", &npy, NULL, GQ_DTYPE_F32, want, 64, LEN_ALWAYS);
+  gq_reader_opts o = {GQ_FORMAT_NPY, GQ_DTYPE_NONE, 0, 0};
+  check_good("--format=npy on a .txt name", "data.txt", &npy, &o, GQ_DTYPE_F32, want, 64, LEN_ALWAYS);
+  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 2};
+  check_bad("column on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
+            "a column applies to text input only", ALL_MODES);
+  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 8, 0};
+  check_bad("offset on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
+            "apply to raw input only", ALL_MODES);
+  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, -1};
+  check_bad("negative column", "c.txt", &npy, &o, GQ_EINVAL, "columns count from 1", ALL_MODES);
+  o = (gq_reader_opts){(gq_format)9, GQ_DTYPE_NONE, 0, 0};
+  check_bad("unknown format value", "c.txt", &npy, &o, GQ_EINVAL, "unknown format 9", ALL_MODES);
+  free(npy.p);
+
+  double w[] = {1, 2, 3};
+  text_good("sniff: text without an extension", "numbers", "1\n2\n3\n", 0, w, 3);
+  text_good("sniff: short text (fewer bytes than the magic)", "short", "1\n2\n3", 0, w, 3);
+  text_good("extension is case-insensitive (.TXT)", "N.TXT", "1\n2\n3\n", 0, w, 3);
+
+  struct bytes tiny = {0};
+  put_str(&tiny, "\x93NUM");
+  check_bad("sniff: a prefix of the magic is text, not a number", "x", &tiny, NULL,
+            GQ_EFORMAT, "line 1: '\\x93NUM' is not a number", ALL_MODES);
+  free(tiny.p);
+
+  /* open errors */
+  char msg[512];
+  gq_reader *r = (gq_reader *)&msg;
+  const char *missing = tmp_path("missing.npy");
+  int st = gq_reader_open(missing, NULL, &r, msg, sizeof msg);
+  char want_msg[600];
+  snprintf(want_msg, sizeof want_msg, "%s: No such file or directory", missing);
+  ok(st == GQ_EIO && r == NULL && strcmp(msg, want_msg) == 0, "missing file: %s", msg);
+  st = gq_reader_open(tmpdir, NULL, &r, msg, sizeof msg);
+  ok(st == GQ_EIO && strstr(msg, "Is a directory") != NULL, "directory: %s", msg);
+  st = gq_reader_open(missing, NULL, &r, NULL, 0);
+  ok(st == GQ_EIO, "NULL message buffer is allowed");
+
+  /* read argument errors and sticky failure */
+  const char *p = tmp_path("sticky.txt");
+  write_file(p, "1\n2\nx\n3\n", 8);
+  st = gq_reader_open(p, NULL, &r, msg, sizeof msg);
+  double buf[8];
+  size_t got = 99;
+  int st0 = gq_reader_read(r, buf, 0, &got, msg, sizeof msg);
+  ok(st == GQ_SUCCESS && st0 == GQ_EINVAL && got == 0, "read with max_elems 0 is EINVAL");
+  int st1 = gq_reader_read(r, buf, 8, &got, msg, sizeof msg);
+  int good = st1 == GQ_EFORMAT && got == 2 && buf[0] == 1 && buf[1] == 2;
+  msg[0] = '\0';
+  int st2 = gq_reader_read(r, buf, 8, &got, msg, sizeof msg);
+  ok(good && st2 == GQ_EFORMAT && got == 0 && strstr(msg, "line 3: 'x'"),
+     "error keeps the good values before it and is sticky");
+  gq_reader_close(r);
+  gq_reader_close(NULL);
+}
+
+static void test_writer(void)
+{
+  static double v[3000];
+  static float f[3000];
+  for (size_t i = 0; i < 3000; i++) {
+    v[i] = value(i);
+    f[i] = (float)value(i);
+  }
+  char msg[512];
+  const char *p = tmp_path("w.npy");
+  int st = gq_npy_write_f64(p, v, 3000, msg, sizeof msg);
+  struct stat sb;
+  ok(st == GQ_SUCCESS && stat(p, &sb) == 0 && sb.st_size == 3000 * 8 + 128,
+     "writer: f64 file size is a 64-aligned header plus data");
+  double *back = NULL;
+  size_t n = 0;
+  st = gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
+  int good = st == GQ_SUCCESS && n == 3000;
+  for (size_t i = 0; good && i < n; i++)
+    good = same(back[i], v[i]);
+  ok(good, "writer + read_all_f64: f64 round trip");
+  free(back);
+
+  p = tmp_path("w32.npy");
+  st = gq_npy_write_f32(p, f, 3000, msg, sizeof msg);
+  gq_reader *r;
+  st |= gq_reader_open(p, NULL, &r, msg, sizeof msg);
+  ok(st == GQ_SUCCESS && gq_reader_dtype(r) == GQ_DTYPE_F32 && gq_reader_length(r) == 3000,
+     "writer: f32 file opens as f32");
+  gq_reader_close(r);
+  st = gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
+  good = st == GQ_SUCCESS && n == 3000;
+  for (size_t i = 0; good && i < n; i++)
+    good = same(back[i], (double)f[i]);
+  ok(good, "read_all_f64 widens f32");
+  free(back);
+
+  p = tmp_path("w0.npy");
+  st = gq_npy_write_f64(p, NULL, 0, msg, sizeof msg);
+  st |= gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
+  ok(st == GQ_SUCCESS && n == 0 && back != NULL, "empty npy round trip");
+  free(back);
+
+  p = tmp_path("t.txt");
+  write_file(p, "1\n2\n3.5\n", 8);
+  st = gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
+  ok(st == GQ_SUCCESS && n == 3 && back[2] == 3.5, "read_all_f64 of text");
+  free(back);
+  st = gq_reader_read_all_f64(tmp_path("nope.txt"), NULL, &back, &n, msg, sizeof msg);
+  ok(st == GQ_EIO && back == NULL && strstr(msg, "nope.txt: No such file"),
+     "read_all_f64 of a missing file");
+
+  p = tmp_path("no/such/dir/w.npy");
+  st = gq_npy_write_f64(p, v, 3, msg, sizeof msg);
+  ok(st == GQ_EIO && strncmp(msg, p, strlen(p)) == 0, "writer: bad directory: %s", msg);
+}
+
+static void remove_tmpdir(void)
+{
+  static const char *names[] = {
+      "a.npy", "s.npy", "t.npy", "bad.npy", "v.bin", "v.f64", "v.txt", "v.raw", "h.raw",
+      "v.f32", "v.dat", "p.bin", "e.bin", "x.txt", "x.csv", "s.txt", "t.tsv", "t.dat",
+      "z.txt", "empty.txt", "c.txt", "j.txt", "p.txt", "long.txt", "l.txt", "data",
+      "data.xyz", "data.txt", "c.npy", "numbers", "short", "N.TXT", "x", "sticky.txt",
+      "w.npy", "w32.npy", "w0.npy", "t.txt"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    unlink(tmp_path(names[k]));
+  if (rmdir(tmpdir) != 0)
+    diag("could not remove %s: %s", tmpdir, strerror(errno));
+}
+
+int main(void)
+{
+  signal(SIGPIPE, SIG_IGN);
+  if (!mkdtemp(tmpdir)) {
+    printf("Bail out! mkdtemp: %s\n", strerror(errno));
+    return 99;
+  }
+  test_npy_good();
+  test_npy_bad();
+  test_raw();
+  test_text();
+  test_parse_double();
+  test_locale();
+  test_sniff_and_options();
+  test_writer();
+  remove_tmpdir();
+  printf("1..%d\n", test_count);
+  return fail_count ? 1 : 0;
+}
