@@ -196,7 +196,8 @@ static gq_arg gen(compiler *c, int i)
   }
   if (n->op == GQ_OP_IF && e->nodes[n->kid[0]].is_const)
     return gen(c, e->nodes[n->kid[0]].cval != 0 ? n->kid[1] : n->kid[2]);
-  if (gq_expr_node_powi(e, n, &k)) return emit_powi(c, gen(c, n->kid[0]), k);
+  if (gq_expr_node_powi(e, n, &k))
+    return k == 0 ? arg_const(1.0) : emit_powi(c, gen(c, n->kid[0]), k);
   int nkids = 0, nconst = 0;
   for (; nkids < 3 && n->kid[nkids] >= 0; nkids++) {
     a[nkids] = gen(c, n->kid[nkids]);

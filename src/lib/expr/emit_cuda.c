@@ -187,8 +187,10 @@ static value emit_node(emitter *m, int i)
   default:
     break;
   }
-  if (gq_expr_node_powi(m->e, n, &k))
+  if (gq_expr_node_powi(m->e, n, &k)) {
+    if (k == 0) return (value){GQ_ARG_CONST, 0, 1.0};  /* x^0 is 1, even NaN^0 */
     return emit_powi(m, emit_node(m, n->kid[0]), k);
+  }
   a = emit_node(m, n->kid[0]);
   if (n->op >= GQ_OP_LT && n->op <= GQ_OP_NE) {
     b = emit_node(m, n->kid[1]);
@@ -245,7 +247,7 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
   m.indent = 1;
   gq_sb_printf(&m.sb, "__device__ __forceinline__ %s %s(const %s *x)\n{\n",
                real_type(&m), fname, real_type(&m));
-  if (e->dims_used == 0) gq_sb_puts(&m.sb, "  (void)x;\n");
+  gq_sb_puts(&m.sb, "  (void)x;  /* a folded expression may not read x */\n");
   r = emit_node(&m, e->root);
   gq_sb_puts(&m.sb, "  return ");
   put_value(&m, r);
