@@ -43,6 +43,7 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
       const int cb = in->a[1].kind == GQ_ARG_CONST;
       real *D = in->dst < 0 ? out + t : scratch + (size_t)in->dst * GQ_EXPR_TILE;
 
+/* Unary operands are never constant: those were folded at parse time. */
 #define LOOP(BODY)                                                      \
   do {                                                                  \
     _Pragma("omp simd") for (size_t i = 0; i < n; i++) D[i] = (BODY);   \
@@ -54,17 +55,45 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
       D[i] = (BODY);                                                    \
     }                                                                   \
   } while (0)
-/* Unary operands are never constant (folded at parse time); binary ones
- * may be on either side but not both. */
-#define BINARY(OP, BODY)                                                \
-  case OP:                                                              \
+/* Binary operands may be constant on either side but not both. */
+#define BINARY_LOOPS(BODY)                                              \
+  do {                                                                  \
     if (ca)                                                             \
       LOOP2(ka, B[i], BODY);                                            \
     else if (cb)                                                        \
       LOOP2(A[i], kb, BODY);                                            \
     else                                                                \
       LOOP2(A[i], B[i], BODY);                                          \
+  } while (0)
+#define BINARY(OP, BODY)                                                \
+  case OP:                                                              \
+    BINARY_LOOPS(BODY);                                                 \
     break;
+/* Functions the compiler expands inline (with -fno-math-errno): these
+ * loops keep the simd request.  The condition is a constant per case. */
+#define GQ_BLOCK_INLINE(op)                                             \
+  ((op) == GQ_OP_SQRT || (op) == GQ_OP_ABS || (op) == GQ_OP_FLOOR ||    \
+   (op) == GQ_OP_CEIL || (op) == GQ_OP_MIN || (op) == GQ_OP_MAX)
+/* Other libm calls: no simd pragma, since without vector variants of the
+ * function (glibc provides them only under -ffast-math) the request cannot
+ * be honoured and clang warns that it was not. */
+#define CALL1(F)                                                        \
+  do {                                                                  \
+    for (size_t i = 0; i < n; i++) D[i] = F(A[i]);                      \
+  } while (0)
+#define CALL2(XA, XB, F)                                                \
+  do {                                                                  \
+    for (size_t i = 0; i < n; i++) D[i] = F((XA), (XB));                \
+  } while (0)
+#define BINARY_CALLS(F)                                                 \
+  do {                                                                  \
+    if (ca)                                                             \
+      CALL2(ka, B[i], F);                                               \
+    else if (cb)                                                        \
+      CALL2(A[i], kb, F);                                               \
+    else                                                                \
+      CALL2(A[i], B[i], F);                                             \
+  } while (0)
 
       switch (in->op) {
       case GQ_OP_LOADK: LOOP(ka); break;
@@ -74,7 +103,7 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
       BINARY(GQ_OP_SUB, x - y)
       BINARY(GQ_OP_MUL, x * y)
       BINARY(GQ_OP_DIV, x / y)
-      BINARY(GQ_OP_CARET, GQ_BLOCK_PICK(pow, powf)(x, y))
+      case GQ_OP_CARET: BINARY_CALLS(GQ_BLOCK_PICK(pow, powf)); break;
       BINARY(GQ_OP_LT, x < y ? (real)1 : (real)0)
       BINARY(GQ_OP_LE, x <= y ? (real)1 : (real)0)
       BINARY(GQ_OP_GT, x > y ? (real)1 : (real)0)
@@ -83,10 +112,21 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
       BINARY(GQ_OP_NE, x != y ? (real)1 : (real)0)
       case GQ_OP_IF: LOOP(A[i] != 0 ? B[i] : C[i]); break;
 #define X(id, name, fd, ff) \
-      case GQ_OP_##id: LOOP(GQ_BLOCK_PICK(fd, ff)(A[i])); break;
+      case GQ_OP_##id:                                                  \
+        if (GQ_BLOCK_INLINE(GQ_OP_##id))                                \
+          LOOP(GQ_BLOCK_PICK(fd, ff)(A[i]));                            \
+        else                                                            \
+          CALL1(GQ_BLOCK_PICK(fd, ff));                                 \
+        break;
       GQ_EXPR_FUNCS1(X)
 #undef X
-#define X(id, name, fd, ff) BINARY(GQ_OP_##id, GQ_BLOCK_PICK(fd, ff)(x, y))
+#define X(id, name, fd, ff)                                              \
+      case GQ_OP_##id:                                                  \
+        if (GQ_BLOCK_INLINE(GQ_OP_##id))                                \
+          BINARY_LOOPS(GQ_BLOCK_PICK(fd, ff)(x, y));                    \
+        else                                                            \
+          BINARY_CALLS(GQ_BLOCK_PICK(fd, ff));                          \
+        break;
       GQ_EXPR_FUNCS2(X)
 #undef X
       default: break;
@@ -94,6 +134,11 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
 #undef LOOP
 #undef LOOP2
 #undef BINARY
+#undef CALL1
+#undef CALL2
+#undef BINARY_CALLS
+#undef BINARY_LOOPS
+#undef GQ_BLOCK_INLINE
     }
   }
 }
