@@ -1,0 +1,256 @@
+/* emit_cuda.c — CUDA C++ source for an expression, for NVRTC.
+ *
+ * The function body is static single assignment: one const temporary per
+ * operation, so shared structure costs nothing and the text grows linearly
+ * with the tree.  Everything printed comes from the AST: operators and
+ * function names from the whitelist in expr_internal.h, numbers re-printed
+ * with 17 (double) or 9 (float) significant digits, which read back exactly,
+ * and parameters already replaced by their values.  No byte of user text
+ * reaches the compiler.  if() becomes a real branch so that only the chosen
+ * side is computed, as in the scalar evaluator. */
+#include "expr_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../gpuquad.h"
+
+typedef struct {
+  gq_strbuf sb;
+  const gq_expr *e;
+  int use_float;
+  int ntemps;
+  int indent;
+} emitter;
+
+/* A value: a temporary, an input x[i], or a constant. */
+typedef struct {
+  int kind;  /* GQ_ARG_REG (temporary), GQ_ARG_VAR, GQ_ARG_CONST */
+  int index;
+  double k;
+} value;
+
+static const char *const cuda_fn_double[GQ_OP_COUNT] = {
+#define X(id, name, fd, ff) [GQ_OP_##id] = #fd,
+  GQ_EXPR_FUNCS1(X) GQ_EXPR_FUNCS2(X)
+#undef X
+};
+static const char *const cuda_fn_float[GQ_OP_COUNT] = {
+#define X(id, name, fd, ff) [GQ_OP_##id] = #ff,
+  GQ_EXPR_FUNCS1(X) GQ_EXPR_FUNCS2(X)
+#undef X
+};
+
+static const char *real_type(const emitter *m)
+{
+  return m->use_float ? "float" : "double";
+}
+
+static void put_literal(emitter *m, double v)
+{
+  char buf[48];
+  if (m->use_float) {
+    float f = (float)v;
+    if (isnan(f))
+      gq_sb_puts(&m->sb, "__int_as_float(0x7fc00000)");
+    else if (isinf(f))
+      gq_sb_puts(&m->sb, f > 0 ? "__int_as_float(0x7f800000)"
+                              : "__int_as_float((int)0xff800000u)");
+    else {
+      snprintf(buf, sizeof buf, "%.9g", (double)f);
+      gq_sb_printf(&m->sb, "%s%s%s%s", f < 0 ? "(" : "", buf,
+                   strpbrk(buf, ".e") ? "f" : ".0f", f < 0 ? ")" : "");
+    }
+    return;
+  }
+  if (isnan(v))
+    gq_sb_puts(&m->sb, "__longlong_as_double(0x7ff8000000000000LL)");
+  else if (isinf(v))
+    gq_sb_puts(&m->sb, v > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                             : "__longlong_as_double((long long)0xfff0000000000000ULL)");
+  else {
+    snprintf(buf, sizeof buf, "%.17g", v);
+    gq_sb_printf(&m->sb, "%s%s%s%s", v < 0 ? "(" : "", buf,
+                 strpbrk(buf, ".e") ? "" : ".0", v < 0 ? ")" : "");
+  }
+}
+
+static void put_value(emitter *m, value v)
+{
+  if (v.kind == GQ_ARG_REG)
+    gq_sb_printf(&m->sb, "t%d", v.index);
+  else if (v.kind == GQ_ARG_VAR)
+    gq_sb_printf(&m->sb, "x[%d]", v.index);
+  else
+    put_literal(m, v.k);
+}
+
+static void put_indent(emitter *m)
+{
+  for (int i = 0; i < m->indent; i++) gq_sb_puts(&m->sb, "  ");
+}
+
+/* Starts "const T tN = " and returns the new temporary. */
+static value begin_temp(emitter *m)
+{
+  value t = {GQ_ARG_REG, m->ntemps++, 0.0};
+  put_indent(m);
+  gq_sb_printf(&m->sb, "const %s t%d = ", real_type(m), t.index);
+  return t;
+}
+
+static value emit_binary(emitter *m, const char *op, value a, value b)
+{
+  value t = begin_temp(m);
+  put_value(m, a);
+  gq_sb_printf(&m->sb, " %s ", op);
+  put_value(m, b);
+  gq_sb_puts(&m->sb, ";\n");
+  return t;
+}
+
+/* Same multiplication order as gq_expr_powi. */
+static value emit_powi(emitter *m, value base, int k)
+{
+  value r = base, b = base, one = {GQ_ARG_CONST, 0, 1.0};
+  unsigned u = k < 0 ? 0u - (unsigned)k : (unsigned)k;
+  int have = 0;
+  if (u == 0) return one;
+  while (u) {
+    if (u & 1u) {
+      r = have ? emit_binary(m, "*", r, b) : b;
+      have = 1;
+    }
+    u >>= 1;
+    if (u) b = emit_binary(m, "*", b, b);
+  }
+  return k < 0 ? emit_binary(m, "/", one, r) : r;
+}
+
+static value emit_node(emitter *m, int i);
+
+/* if(c, a, b): a mutable temporary assigned in each branch. */
+static value emit_if(emitter *m, const gq_node *n)
+{
+  value c = emit_node(m, n->kid[0]), t = {GQ_ARG_REG, m->ntemps++, 0.0};
+  put_indent(m);
+  gq_sb_printf(&m->sb, "%s t%d;\n", real_type(m), t.index);
+  put_indent(m);
+  gq_sb_puts(&m->sb, "if (");
+  put_value(m, c);
+  gq_sb_puts(&m->sb, m->use_float ? " != 0.0f) {\n" : " != 0.0) {\n");
+  for (int side = 1; side <= 2; side++) {
+    m->indent++;
+    value v = emit_node(m, n->kid[side]);
+    put_indent(m);
+    gq_sb_printf(&m->sb, "t%d = ", t.index);
+    put_value(m, v);
+    gq_sb_puts(&m->sb, ";\n");
+    m->indent--;
+    put_indent(m);
+    gq_sb_puts(&m->sb, side == 1 ? "} else {\n" : "}\n");
+  }
+  return t;
+}
+
+static const char *const binop_text[GQ_OP_COUNT] = {
+  [GQ_OP_ADD] = "+", [GQ_OP_SUB] = "-", [GQ_OP_MUL] = "*", [GQ_OP_DIV] = "/",
+  [GQ_OP_LT] = "<", [GQ_OP_LE] = "<=", [GQ_OP_GT] = ">", [GQ_OP_GE] = ">=",
+  [GQ_OP_EQ] = "==", [GQ_OP_NE] = "!=",
+};
+
+/* Recursion is bounded by GQ_EXPR_MAX_DEPTH. */
+static value emit_node(emitter *m, int i)
+{
+  const gq_node *n = &m->e->nodes[i];
+  value v = {GQ_ARG_CONST, 0, n->cval}, a, b, t;
+  int k;
+  if (n->is_const) return v;
+  switch (n->op) {
+  case GQ_OP_VAR:
+    v.kind = GQ_ARG_VAR;
+    v.index = n->var;
+    return v;
+  case GQ_OP_IF:
+    if (m->e->nodes[n->kid[0]].is_const)
+      return emit_node(m, m->e->nodes[n->kid[0]].cval != 0 ? n->kid[1]
+                                                           : n->kid[2]);
+    return emit_if(m, n);
+  case GQ_OP_NEG:
+    a = emit_node(m, n->kid[0]);
+    t = begin_temp(m);
+    gq_sb_puts(&m->sb, "-");
+    put_value(m, a);
+    gq_sb_puts(&m->sb, ";\n");
+    return t;
+  default:
+    break;
+  }
+  if (gq_expr_node_powi(m->e, n, &k)) {
+    if (k == 0) return (value){GQ_ARG_CONST, 0, 1.0};  /* x^0 is 1, even NaN^0 */
+    return emit_powi(m, emit_node(m, n->kid[0]), k);
+  }
+  a = emit_node(m, n->kid[0]);
+  if (n->op >= GQ_OP_LT && n->op <= GQ_OP_NE) {
+    b = emit_node(m, n->kid[1]);
+    t = begin_temp(m);
+    gq_sb_puts(&m->sb, "(");
+    put_value(m, a);
+    gq_sb_printf(&m->sb, " %s ", binop_text[n->op]);
+    put_value(m, b);
+    gq_sb_puts(&m->sb, m->use_float ? " ? 1.0f : 0.0f);\n" : " ? 1.0 : 0.0);\n");
+    return t;
+  }
+  if (binop_text[n->op]) return emit_binary(m, binop_text[n->op], a, emit_node(m, n->kid[1]));
+  int two = gq_expr_fn_arity(n->op) == 2 || n->op == GQ_OP_CARET;
+  b = two ? emit_node(m, n->kid[1]) : a;
+  t = begin_temp(m);
+  if (n->op == GQ_OP_CARET)
+    gq_sb_puts(&m->sb, m->use_float ? "powf" : "pow");
+  else
+    gq_sb_puts(&m->sb, (m->use_float ? cuda_fn_float : cuda_fn_double)[n->op]);
+  gq_sb_puts(&m->sb, "(");
+  put_value(m, a);
+  if (two) {
+    gq_sb_puts(&m->sb, ", ");
+    put_value(m, b);
+  }
+  gq_sb_puts(&m->sb, ");\n");
+  return t;
+}
+
+static int is_c_identifier(const char *s)
+{
+  size_t i = 0;
+  if (!s) return 0;
+  for (; s[i]; i++) {
+    int c = (unsigned char)s[i];
+    int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return 0;
+    if (i >= 64) return 0;
+  }
+  return i > 0;
+}
+
+int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
+                      char **out_src)
+{
+  emitter m;
+  value r;
+  if (!out_src) return GQ_EINVAL;
+  *out_src = NULL;
+  if (!e || !is_c_identifier(fname)) return GQ_EINVAL;
+  memset(&m, 0, sizeof m);
+  m.e = e;
+  m.use_float = use_float != 0;
+  m.indent = 1;
+  gq_sb_printf(&m.sb, "__device__ __forceinline__ %s %s(const %s *x)\n{\n",
+               real_type(&m), fname, real_type(&m));
+  gq_sb_puts(&m.sb, "  (void)x;  /* a folded expression may not read x */\n");
+  r = emit_node(&m, e->root);
+  gq_sb_puts(&m.sb, "  return ");
+  put_value(&m, r);
+  gq_sb_puts(&m.sb, ";\n}\n");
+  return gq_sb_finish(&m.sb, out_src);
+}

@@ -1,0 +1,165 @@
+/* expr.h — the expression language for user integrands.
+ *
+ * One parse gives one immutable AST (gq_expr) with three consumers:
+ *   gq_expr_eval        scalar host evaluator (a gsl_function callback),
+ *   gq_expr_eval_block  CPU bytecode evaluator over blocks of points,
+ *   gq_expr_emit_cuda   CUDA source for NVRTC, generated from the AST only.
+ * A gq_expr is never modified after gq_expr_parse returns, so one may be
+ * shared by any number of threads.
+ *
+ * ---- LANGUAGE (man-page text) ------------------------------------------
+ *
+ *   expression  := comparison
+ *   comparison  := sum [ ( < | <= | > | >= | == | != ) sum ]
+ *   sum         := product { ( + | - ) product }
+ *   product     := unary { ( * | / ) unary }
+ *   unary       := ( - | + ) unary | power
+ *   power       := primary [ ^ unary ]
+ *   primary     := number | name | name ( expression { , expression } )
+ *                | ( expression )
+ *   number      := digits [ . [digits] ] [ exponent ] | . digits [ exponent ]
+ *   exponent    := ( e | E ) [ + | - ] digits
+ *
+ *   Precedence, lowest first: comparisons; + -; * /; unary - +; ^.
+ *   + - * / group left to right; ^ groups right to left and binds tighter
+ *   than unary minus: -x^2 is -(x^2), 2^3^2 is 2^9, and 2^-1 is 0.5.
+ *   Comparisons give 1 or 0 and do not chain: write (0 < x)*(x < 1), not
+ *   0 < x < 1.  Spaces and tabs are ignored between tokens.
+ *
+ *   Variables   x (the same as x1), y (x2), z (x3), x1 ... x16.  A command
+ *               allows as many as it has dimensions: integrate allows only
+ *               x; mc --dims=D allows x1 ... xD.
+ *   Constants   pi, e.
+ *   Parameters  --param name=value defines name as the number value; the
+ *               value is fixed when the expression is parsed.  A parameter
+ *               must not shadow a function, constant or variable name, may
+ *               be defined only once, and must be used.
+ *   Functions   sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh
+ *               exp exp2 expm1 log log2 log10 log1p sqrt cbrt abs floor
+ *               ceil erf erfc tgamma lgamma      (one argument, as in C99)
+ *               atan2(y,x) pow(a,b) hypot(a,b) min(a,b) max(a,b)
+ *               if(c,a,b)   a where c is not 0, otherwise b
+ *               min and max are C99 fmin/fmax: a NaN argument is ignored.
+ *   Evaluation  IEEE double (or float with --precision=float).  x^n with n
+ *               a constant integer, |n| <= 64, is computed by repeated
+ *               squaring (exact for small n where pow may differ by an
+ *               ulp); any other power calls pow.  Parts of the expression
+ *               that do not depend on a variable are computed once.
+ *
+ *   Limits: 65536 characters, nesting depth 200 (parentheses, unary signs,
+ *   exponents, function arguments), operator-tree depth 1000.
+ * ------------------------------------------------------------------------
+ */
+#ifndef GQ_EXPR_H
+#define GQ_EXPR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GQ_EXPR_MAX_DIMS   16     /* x1 ... x16                          */
+#define GQ_EXPR_MAX_LEN    65536  /* characters of expression text        */
+#define GQ_EXPR_MAX_NEST   200    /* parser recursion (bounded stack)     */
+#define GQ_EXPR_MAX_DEPTH  1000   /* AST depth (bounds every tree walk)   */
+#define GQ_EXPR_MAX_PARAMS 64
+#define GQ_EXPR_MAX_NAME   32     /* longest parameter name               */
+
+typedef struct gq_expr gq_expr;
+
+/* Where an error was found: the expression text, or parameter definition
+ * number param_index (0-based, into gq_expr_params.defs). */
+enum { GQ_EXPR_IN_TEXT = 0, GQ_EXPR_IN_PARAM = 1 };
+
+typedef struct {
+  int status;          /* GQ_EPARSE (expression text), GQ_EINVAL (params,
+                          arguments) or GQ_ENOMEM                          */
+  int where;           /* GQ_EXPR_IN_TEXT or GQ_EXPR_IN_PARAM              */
+  size_t param_index;  /* when where == GQ_EXPR_IN_PARAM                   */
+  size_t column;       /* 0-based byte offset into that string, for a caret */
+  char message[192];   /* one line, no trailing newline or "gpuquad:" prefix */
+} gq_expr_error;
+
+/* Parameter definitions as the user typed them: "name=value". */
+typedef struct {
+  const char *const *defs;
+  size_t count;
+} gq_expr_params;
+
+/* Parse text.  params may be NULL.  max_dims (1..GQ_EXPR_MAX_DIMS) is the
+ * number of variables the caller supplies; err may be NULL.  On failure
+ * *out is NULL and err describes the first problem. */
+int gq_expr_parse(const char *text, const gq_expr_params *params,
+                  int max_dims, gq_expr **out, gq_expr_error *err);
+
+void gq_expr_free(gq_expr *e);
+
+/* Highest variable index used + 1 (0 for a constant expression).  vars
+ * arrays passed to the evaluators need at least this many entries. */
+int gq_expr_dims_used(const gq_expr *e);
+
+/* Scalar evaluation at one point, vars[0..dims_used-1]. */
+double gq_expr_eval(const gq_expr *e, const double *vars);
+
+/* Adapter with the gsl_function signature: params is a const gq_expr *;
+ * evaluates at the single variable x. */
+double gq_expr_eval_gsl(double x, void *params);
+
+/* Block evaluation: out[k] = f(vars[0][k], vars[1][k], ...), k < count.
+ * scratch must hold gq_expr_block_scratch(e) elements of the evaluation
+ * type (double here, float for the _f variant) and must not be shared
+ * between threads running at the same time; its size does not depend on
+ * count (points are processed in tiles of GQ_EXPR_TILE).  out may not alias
+ * vars or scratch. */
+#define GQ_EXPR_TILE 256
+size_t gq_expr_block_scratch(const gq_expr *e);
+void gq_expr_eval_block(const gq_expr *e, size_t count,
+                        const double *const *vars, double *out,
+                        double *scratch);
+/* Same in single precision: inputs are rounded to float once, every
+ * operation is done in float (sinf, expf, ...), as on the GPU path. */
+void gq_expr_eval_block_f(const gq_expr *e, size_t count,
+                          const double *const *vars, float *out,
+                          float *scratch);
+
+/* Canonical, fully parenthesised text of the expression, parameters
+ * replaced by their values.  Parsing it again gives the same string, so it
+ * serves as a cache key.  Caller frees *out with free(). */
+int gq_expr_to_string(const gq_expr *e, char **out);
+
+/* CUDA source for
+ *   __device__ __forceinline__ double fname(const double *x)
+ * (float and const float *x when use_float), reading x[0..dims_used-1].
+ * fname must be a C identifier.  The body is generated from the AST only;
+ * no user text is copied.  Caller frees *out_src with free(). */
+int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
+                      char **out_src);
+
+/* Write "  <line>\n  <spaces>^" for err into buf (truncated to size), where
+ * line is the string the error refers to (the text or the parameter
+ * definition).  Non-printable bytes are shown as '?' so the caret lines up. */
+void gq_expr_error_caret(const char *line, const gq_expr_error *err,
+                         char *buf, size_t size);
+
+/* ---- built-in named integrands ------------------------------------------ */
+typedef struct {
+  const char *name;
+  const char *expr;            /* integrand in x                          */
+  double a, b;                 /* default limits                          */
+  const char *antiderivative;  /* F(x) with F' = f, or NULL if unknown    */
+  const char *description;     /* one line                                */
+} gq_expr_builtin;
+
+const gq_expr_builtin *gq_expr_builtin_find(const char *name);
+size_t gq_expr_builtin_count(void);
+const gq_expr_builtin *gq_expr_builtin_at(size_t i);  /* NULL past end */
+
+/* *exact = F(b) - F(a).  No antiderivative: *exact = NaN, GQ_EUNSUP. */
+int gq_expr_builtin_exact(const gq_expr_builtin *bi, double a, double b,
+                          double *exact);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GQ_EXPR_H */
