@@ -24,6 +24,9 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
   st->device = device;
   st->sms = prop.multiProcessorCount;
+  st->cc_major = prop.major;
+  st->cc_minor = prop.minor;
+  st->jit_cache = 1;
   if (name)
     snprintf(name, namelen, "%s", prop.name);
   if (sms)
@@ -41,12 +44,19 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (!st)
     return;
   cudaSetDevice(st->device);
+  gq_jit_release(st);
   if (st->d_acc) cudaFree(st->d_acc);
   if (st->h_acc) cudaFreeHost(st->h_acc);
   if (st->start) cudaEventDestroy(st->start);
   if (st->stop) cudaEventDestroy(st->stop);
   if (st->stream) cudaStreamDestroy(st->stream);
   delete st;
+}
+
+extern "C" void gq_cuda_set_jit_cache(gq_cuda_state *st, int enabled)
+{
+  if (st)
+    st->jit_cache = enabled;
 }
 
 extern "C" int gq_cuda_open(int device, gq_cuda_state **out, char *name, size_t namelen, int *sms)

@@ -1,73 +1,92 @@
-// grid_sum.cu — the trapezoid grid through the reduction engine: one kernel
-// instantiation per built-in integrand and precision.
-#include "cuda_check.cuh"
-#include "cuda_state.cuh"
+// grid_sum.cu — the trapezoid grid through the reduction engine for the
+// built-in integrands, compiled ahead of time: one kernel instantiation per
+// built-in and precision.  Expressions go to jit.cu.
 #include "integrands.cuh"
+#include "launch.cuh"
+#include "nonfinite_scan.cuh"
 #include "policy.cuh"
 #include "transform_reduce.cuh"
 
+extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
+
 namespace {
 
-template <class Real, class F>
-int launch_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
-{
-  using P = gq::GridPolicy;
-  using Map = gq::GridMap<Real, F>;
-  auto kernel = gq::transform_csum_kernel<P::BLOCK, P::ITEMS, 2, Map>;
-  const long long count = (long long)(p->last - p->first + 1);
-  const long long tiles = (count + (long long)P::BLOCK * P::ITEMS - 1) / ((long long)P::BLOCK * P::ITEMS);
-  const int grid = gq::resident_grid(kernel, P::BLOCK, st->sms, tiles);
-  Map map{p->a, p->h, F()};
+using P = gq::GridPolicy;
 
-  GQ_CUDA_TRY(cudaSetDevice(st->device));
-  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  GQ_CUDA_TRY(cudaMemsetAsync(st->d_acc, 0, 2 * sizeof(gq_csum), st->stream));
-  kernel<<<grid, P::BLOCK, 0, st->stream>>>((double)p->first, count, map, st->d_acc);
-  GQ_CUDA_LAUNCH_CHECK();
-  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
-  GQ_CUDA_TRY(cudaMemcpyAsync(st->h_acc, st->d_acc, 2 * sizeof(gq_csum), cudaMemcpyDeviceToHost, st->stream));
-  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-  float elapsed = 0.0f;
-  GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
-  if (ms)
-    *ms = elapsed;
-  // Thread key k summed the indices first + k (mod 2).
-  for (int k = 0; k < 2; k++)
-    sums[(p->first + (unsigned)k) & 1] = st->h_acc[k];
-  return GQ_SUCCESS;
+template <class Real, class F>
+int grid_sum_with(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+{
+  using Map = gq::GridMap<Real, F>;
+  Map map{p->a, p->h, F()};
+  const void *kernel = (const void *)gq::transform_csum_kernel<P::BLOCK, P::ITEMS, 2, Map>;
+  return gq::launch_grid_csum(st, kernel, P::BLOCK, P::ITEMS, (double)p->first,
+                              (long long)(p->last - p->first + 1), &map, sums, ms);
 }
 
 // The fast functors first; a sum that comes out NaN or infinite is done again
 // with CUDA's own functions (fast_sqrt is not finite for 0, +inf and
 // subnormals), so what remains is the integrand's.
 template <class Fast, class Exact>
-int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
+  info->compile_ms = 0.0;
+  info->jit = GQ_JIT_NONE;
   if (p->precision == GQ_PRECISION_FLOAT)
-    return launch_grid_sum<float, Fast>(st, p, sums, ms);
-  int status = launch_grid_sum<double, Fast>(st, p, sums, ms);
-  if (status != GQ_SUCCESS)
+    return grid_sum_with<float, Fast>(st, p, sums, &info->ms);
+  int status = grid_sum_with<double, Fast>(st, p, sums, &info->ms);
+  if (status != GQ_SUCCESS || gq::sums_finite(sums))
     return status;
-  const double total = gq_csum_value(sums[0]) + gq_csum_value(sums[1]);
-  if (total - total == 0.0) // finite
-    return GQ_SUCCESS;
-  const double first_ms = *ms;
-  status = launch_grid_sum<double, Exact>(st, p, sums, ms);
-  *ms += first_ms;
+  const double first_ms = info->ms;
+  status = grid_sum_with<double, Exact>(st, p, sums, &info->ms);
+  info->ms += first_ms;
+  return status;
+}
+
+template <class Exact>
+int nonfinite_for(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
+{
+  constexpr int BLOCK = 256;
+  unsigned long long bad = 0, first_bad = 0;
+  int status;
+  if (p->precision == GQ_PRECISION_FLOAT) {
+    gq::GridMap<float, Exact> map{p->a, p->h, Exact()};
+    status = gq::launch_nonfinite(st, (const void *)gq::nonfinite_scan_kernel<BLOCK, decltype(map)>, BLOCK,
+                                  (double)p->first, (long long)(p->last - p->first + 1), &map, &bad, &first_bad);
+  } else {
+    gq::GridMap<double, Exact> map{p->a, p->h, Exact()};
+    status = gq::launch_nonfinite(st, (const void *)gq::nonfinite_scan_kernel<BLOCK, decltype(map)>, BLOCK,
+                                  (double)p->first, (long long)(p->last - p->first + 1), &map, &bad, &first_bad);
+  }
+  *count = bad;
+  *first = p->first + first_bad;
   return status;
 }
 
 } // namespace
 
-extern "C" int gq_cuda_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+extern "C" int gq_cuda_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
-  switch (p->integrand) {
+  switch (p->f->id) {
 #define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) \
-  case GQ_F_##ID:                                          \
-    return grid_sum_for<gq::fast::Integrand_##ID, gq::exact::Integrand_##ID>(st, p, sums, ms);
+  case GQ_F_##ID:                                                 \
+    return grid_sum_for<gq::fast::Integrand_##ID, gq::exact::Integrand_##ID>(st, p, sums, info);
 #include "../src/lib/integrands.def"
 #undef GQ_BUILTIN
   default:
-    return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", p->integrand);
+    return gq_jit_grid_sum(st, p, sums, info);
+  }
+}
+
+extern "C" int gq_cuda_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
+{
+  switch (p->f->id) {
+#define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) \
+  case GQ_F_##ID:                                                 \
+    return nonfinite_for<gq::exact::Integrand_##ID>(st, p, count, first);
+#include "../src/lib/integrands.def"
+#undef GQ_BUILTIN
+  default:
+    return gq_jit_grid_nonfinite(st, p, count, first);
   }
 }

@@ -61,19 +61,5 @@ transform_csum_kernel(double first, long long count, Map map, gq_csum *out)
     atomic_add(&out[threadIdx.x], acc);
 }
 
-// Blocks to launch: as many as stay resident on the device, no more than the
-// tiles there are.
-template <class Kernel>
-inline int resident_grid(Kernel kernel, int block, int sms, long long tiles)
-{
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess || per_sm < 1)
-    per_sm = 1;
-  long long grid = (long long)per_sm * sms;
-  if (grid > tiles)
-    grid = tiles;
-  return grid < 1 ? 1 : (int)grid;
-}
-
 } // namespace gq
 #endif

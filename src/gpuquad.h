@@ -86,11 +86,33 @@ typedef struct gq_integrand gq_integrand;
 
 const gq_integrand *gq_integrand_builtin(const char *name); /* NULL if unknown */
 const gq_integrand *gq_integrand_builtin_at(size_t k);      /* k-th, NULL past the end */
+
+/* Where gq_integrand_parse found a problem. */
+typedef struct {
+  int status;         /* GQ_EPARSE (the text) or GQ_EINVAL (a parameter)       */
+  int in_param;       /* 0: in the text; 1: in params[param_index]             */
+  size_t param_index;
+  size_t column;      /* 0-based byte offset into that string, for a caret;
+                         (size_t)-1 when no single place is to blame            */
+  char message[192];  /* one line                                              */
+} gq_parse_error;
+
+/* An integrand from text: a built-in name, or an expression in x (gpuquad(1)
+ * gives the grammar) with parameters given as "name=value" strings.  dims is
+ * the number of variables the caller supplies (1 for integrals on a line:
+ * x; D for Monte Carlo: x1..xD).  A built-in name returns the shared
+ * built-in.  Free with gq_integrand_free (which ignores built-ins). */
+int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
+                       gq_integrand **f, gq_parse_error *err);
+void gq_integrand_free(gq_integrand *f);
+int gq_integrand_is_builtin(const gq_integrand *f);
+int gq_integrand_dims(const gq_integrand *f); /* variables it may use */
 const char *gq_integrand_name(const gq_integrand *f);
-const char *gq_integrand_formula(const gq_integrand *f);     /* "4*sqrt(1-x^2)"  */
+const char *gq_integrand_formula(const gq_integrand *f);     /* "4*sqrt(1-x^2)"; an
+                                         expression's canonical, parenthesised text */
 const char *gq_integrand_description(const gq_integrand *f);
-void gq_integrand_limits(const gq_integrand *f, double *a, double *b);
-double gq_integrand_eval(const gq_integrand *f, double x);
+void gq_integrand_limits(const gq_integrand *f, double *a, double *b); /* expressions: [0, 1] */
+double gq_integrand_eval(const gq_integrand *f, double x); /* host, double; x1 = x for D > 1 */
 
 /* ---- the composite trapezoid rule ------------------------------------- */
 typedef enum { GQ_PRECISION_DOUBLE = 0, GQ_PRECISION_FLOAT = 1 } gq_precision;
@@ -108,13 +130,35 @@ typedef struct {
   uint64_t n;        /* intervals (n + 1 points)                                      */
   double kernel_ms;  /* device time of the reduction (CUDA events) or CPU time        */
   int backend;       /* GQ_BACKEND_*                                                  */
+  int jit;           /* GQ_JIT_*: how the GPU kernel of an expression was obtained    */
+  double compile_ms; /* NVRTC compilation or cache load, ms (0 when no JIT)           */
+  uint64_t nonfinite_count; /* after GQ_EDOM: points where f is not finite            */
+  double nonfinite_x;       /* ... and the first of them (NaN if none)                */
 } gq_trapezoid_result;
+
+/* How the GPU kernel for an expression integrand was obtained. */
+enum {
+  GQ_JIT_NONE = 0,  /* no JIT: a built-in, or the CPU backend                   */
+  GQ_JIT_MISS = 1,  /* compiled with NVRTC now (and stored in the cache)        */
+  GQ_JIT_HIT = 2,   /* loaded from the on-disk cache                            */
+  GQ_JIT_OFF = 3,   /* compiled with NVRTC, the cache disabled                  */
+  GQ_JIT_LOADED = 4 /* already loaded in this context                          */
+};
+
+/* Compiled kernels are cached in $GPUQUAD_CACHE_DIR, else
+ * $XDG_CACHE_HOME/gpuquad, else ~/.cache/gpuquad, keyed by a hash of the
+ * source, the GPU architecture and the gpuquad version.  enabled = 0 neither
+ * reads nor writes the cache (--no-cache). */
+void gq_context_set_jit_cache(gq_context *ctx, int enabled);
 
 /* T(h) for f on [a, b] with n equal intervals (b < a gives the negated
  * integral).  The sum is accumulated with compensation on both backends, so
  * the result is the trapezoid sum of the computed f(x_i) to 1-2 ulp.
  * GQ_EINVAL for non-finite limits or n outside [1, GQ_TRAPEZOID_MAX_N];
- * GQ_EDOM when f is not finite at some grid point (result is then NaN/Inf). */
+ * GQ_EDOM when f is not finite at some grid point: the result is then NaN or
+ * Inf, nonfinite_count and nonfinite_x say where, and gq_last_error() says it
+ * in words.  Both endpoints are evaluated: an integrable singularity at a or
+ * b (1/sqrt(x) at 0) is GQ_EDOM; move the limit off it. */
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
                            uint64_t n, gq_precision precision, gq_trapezoid_result *out);
 

@@ -22,7 +22,7 @@ expect_usage "--n=1e30" "--n=1e30: is too large" --n=1e30
 expect_usage "--n=2^54" "is too large" --n=2^54
 expect_usage "--n=1.5" "--n=1.5: is not a whole number" --n=1.5
 expect_usage "--n=''" "--n=: is empty" --n=
-expect_usage "unknown --f" "--f=nosuch: unknown integrand" --f=nosuch
+expect_usage "unknown --f" "--f: unknown integrand 'nosuch': not a built-in" --f=nosuch
 expect_usage "unknown option" "unknown option '--bogus'" --bogus
 expect_usage "short option" "unknown option '-n'" -n 5
 expect_usage "--a=nan" "--a=nan: is not a number (NaN" --a=nan

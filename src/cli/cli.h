@@ -17,14 +17,15 @@ enum {
 };
 
 /* ---- options ----------------------------------------------------------- */
-typedef enum { OPT_FLAG, OPT_VALUE } cli_opt_kind;
+typedef enum { OPT_FLAG, OPT_VALUE, OPT_LIST } cli_opt_kind;
 
 typedef struct {
   const char *name;    /* without the leading "--"                          */
   cli_opt_kind kind;
-  const char **value;  /* OPT_VALUE: where the text goes (last one wins)     */
-  int *flag;           /* OPT_FLAG: set to set_to                           */
-  int set_to;
+  const char **value;  /* OPT_VALUE: where the text goes (last one wins);
+                          OPT_LIST: an array of max_items, filled in order  */
+  int *flag;           /* OPT_FLAG: set to set_to; OPT_LIST: the count      */
+  int set_to;          /* OPT_LIST: max_items                               */
 } cli_option;
 
 /* Parse argv[first..argc-1]: --name=value, --name value, --flag; "--" ends
@@ -48,6 +49,10 @@ int cli_exit_status(int gq_status);
 
 /* --device=auto|cpu|cuda|cuda:N -> GQ_DEVICE_* or a device index. */
 int cli_parse_device(const char *text, int *device);
+
+/* Report a gq_integrand_parse error for --f=TEXT (with --param definitions):
+ * one line, then the offending string and a caret under the column. */
+int cli_parse_error(const char *text, const char *const *params, const gq_parse_error *err);
 
 /* Open the context for --device; prints the fallback note for auto. */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);

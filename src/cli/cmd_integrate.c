@@ -15,8 +15,12 @@ void usage_integrate(FILE *out)
         "Integrate f over [a, b] with the composite trapezoid rule on n intervals,\n"
         "on the GPU (or the CPU), and check the result against GSL.\n"
         "\n"
-        "  --f=NAME             integrand (default circle); --list shows them\n"
-        "  --a=A, --b=B         limits (default: the integrand's); b < a negates;\n"
+        "  --f=F                integrand: a built-in name (default circle; --list\n"
+        "                       shows them) or an expression in x, e.g.\n"
+        "                       --f='exp(-x*x)*cos(3*x)' (grammar: gpuquad(1))\n"
+        "  --param NAME=VALUE   a parameter the expression uses (repeatable)\n"
+        "  --a=A, --b=B         limits (default: the built-in's, [0, 1] for an\n"
+        "                       expression); b < a negates;\n"
         "                       numbers, or pi, -pi, e\n"
         "  --n=N                intervals (default 1e6): 1000000, 1e9, 2^30, 1G, 1Gi\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
@@ -24,6 +28,8 @@ void usage_integrate(FILE *out)
         "                       the sum accumulated in double\n"
         "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on);\n"
         "                       exit 1 if they differ by more than the tolerance\n"
+        "  --no-cache           compile an expression for the GPU afresh: neither read\n"
+        "                       nor write the kernel cache\n"
         "  --json               one JSON object instead of the table\n"
         "  --quiet              print only the estimate\n"
         "  --list               list the built-in integrands\n"
@@ -49,23 +55,46 @@ static void list_integrands(FILE *out)
   }
 }
 
+/* The command line of integrate, as text until the problem is built. */
+typedef struct {
+  const char *fname, *a_text, *b_text, *n_text, *device_text, *precision_text;
+  int check, json, quiet, no_cache;
+  double t_start_ms;
+} integrate_options;
+
+static int integrate(const gq_integrand *f, const integrate_options *o);
+
+static const char *jit_name(int jit)
+{
+  switch (jit) {
+  case GQ_JIT_MISS: return "compiled";
+  case GQ_JIT_HIT: return "cache hit";
+  case GQ_JIT_OFF: return "compiled, cache off";
+  case GQ_JIT_LOADED: return "loaded";
+  default: return "none";
+  }
+}
+
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
-  const char *fname = "circle", *a_text = NULL, *b_text = NULL, *n_text = "1e6";
-  const char *device_text = "auto", *precision_text = "double";
-  int check = 1, json = 0, quiet = 0, help = 0, list = 0;
+  integrate_options o = {"circle", NULL, NULL, "1e6", "auto", "double", 1, 0, 0, 0, t_start_ms};
+  int help = 0, list = 0, nparams = 0;
+  enum { MAX_PARAMS = 64 };
+  const char *params[MAX_PARAMS];
   const cli_option opts[] = {
-    {"f", OPT_VALUE, &fname, NULL, 0},
-    {"a", OPT_VALUE, &a_text, NULL, 0},
-    {"b", OPT_VALUE, &b_text, NULL, 0},
-    {"n", OPT_VALUE, &n_text, NULL, 0},
-    {"device", OPT_VALUE, &device_text, NULL, 0},
-    {"precision", OPT_VALUE, &precision_text, NULL, 0},
-    {"check", OPT_FLAG, NULL, &check, 1},
-    {"no-check", OPT_FLAG, NULL, &check, 0},
-    {"json", OPT_FLAG, NULL, &json, 1},
-    {"quiet", OPT_FLAG, NULL, &quiet, 1},
+    {"f", OPT_VALUE, &o.fname, NULL, 0},
+    {"a", OPT_VALUE, &o.a_text, NULL, 0},
+    {"b", OPT_VALUE, &o.b_text, NULL, 0},
+    {"n", OPT_VALUE, &o.n_text, NULL, 0},
+    {"device", OPT_VALUE, &o.device_text, NULL, 0},
+    {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
+    {"check", OPT_FLAG, NULL, &o.check, 1},
+    {"no-check", OPT_FLAG, NULL, &o.check, 0},
+    {"json", OPT_FLAG, NULL, &o.json, 1},
+    {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"list", OPT_FLAG, NULL, &list, 1},
+    {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
+    {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];
@@ -84,9 +113,21 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   }
 
   /* options -> problem */
-  const gq_integrand *f = gq_integrand_builtin(fname);
-  if (!f)
-    return cli_error(EXIT_USAGE, "--f=%s: unknown integrand (gpuquad --list shows the built-ins)", fname);
+  gq_integrand *f = NULL;
+  gq_parse_error perr;
+  if (gq_integrand_parse(o.fname, params, (size_t)nparams, 1, &f, &perr) != GQ_SUCCESS)
+    return cli_parse_error(o.fname, params, &perr);
+  int rc = integrate(f, &o);
+  gq_integrand_free(f);
+  return rc;
+}
+
+static int integrate(const gq_integrand *f, const integrate_options *o)
+{
+  const char *a_text = o->a_text, *b_text = o->b_text, *n_text = o->n_text;
+  const char *device_text = o->device_text, *precision_text = o->precision_text;
+  const int check = o->check, json = o->json, quiet = o->quiet;
+  char err[256];
   double a, b;
   gq_integrand_limits(f, &a, &b);
   if (a_text && gq_parse_real(a_text, &a, err, sizeof err) != 0)
@@ -109,6 +150,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   int rc = cli_open_context(device_text, quiet, &ctx);
   if (rc != EXIT_OK)
     return rc;
+  if (o->no_cache)
+    gq_context_set_jit_cache(ctx, 0);
   gq_trapezoid_result r;
   int status = gq_integrate_trapezoid(ctx, f, a, b, n, precision, &r);
   if (status != GQ_SUCCESS) {
@@ -131,7 +174,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     checked = 1;
     passed = gq_trapezoid_check(&r, precision, &ref, &tolerance) == GQ_SUCCESS;
   }
-  const double wall_ms = cli_wall_ms() - t_start_ms;
+  const double wall_ms = cli_wall_ms() - o->t_start_ms;
   const double pps = r.kernel_ms > 0 ? (double)(n + 1) / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
   const char *ref_method = ref.method == GQ_REFERENCE_EXACT ? "exact" : "gsl_integration_qags";
@@ -165,6 +208,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     json_number(&w, "kernel_ms", r.kernel_ms);
     json_number(&w, "wall_ms", wall_ms);
     json_number(&w, "points_per_second", pps);
+    json_string(&w, "jit", jit_name(r.jit));
+    json_number(&w, "jit_ms", r.compile_ms);
     json_end(&w);
   } else if (quiet) {
     printf("%.17g\n", r.result);
@@ -184,6 +229,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     else
       printf("  backend      %s\n", gq_context_device_name(ctx));
     printf("  points       %llu\n", (unsigned long long)(n + 1));
+    if (r.jit != GQ_JIT_NONE)
+      printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g points/s)\n", r.kernel_ms, pps);
     printf("  wall time    %.4g ms\n", wall_ms);
   }

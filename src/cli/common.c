@@ -80,18 +80,45 @@ int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t n
         return -1;
       }
       *o->flag = o->set_to;
-    } else if (eq) {
-      *o->value = eq + 1;
+      continue;
+    }
+    const char *value;
+    if (eq) {
+      value = eq + 1;
     } else if (i + 1 < argc) {
-      *o->value = argv[++i];
+      value = argv[++i];
     } else {
       snprintf(err, errlen, "option '--%s' needs a value", o->name);
+      return -1;
+    }
+    if (o->kind == OPT_VALUE) {
+      *o->value = value;
+    } else if (*o->flag < o->set_to) {
+      o->value[(*o->flag)++] = value;
+    } else {
+      snprintf(err, errlen, "option '--%s' given more than %d times", o->name, o->set_to);
       return -1;
     }
   }
   if (npositional)
     *npositional = npos;
   return 0;
+}
+
+int cli_parse_error(const char *text, const char *const *params, const gq_parse_error *err)
+{
+  const char *line = err->in_param ? params[err->param_index] : text;
+  if (err->in_param)
+    fprintf(stderr, "gpuquad: --param %s: %s\n", line, err->message);
+  else
+    fprintf(stderr, "gpuquad: --f: %s\n", err->message);
+  if (strlen(line) <= 200 && err->column <= strlen(line)) {
+    fprintf(stderr, "  %s\n  ", line);
+    for (size_t k = 0; k < err->column; k++)
+      fputc(line[k] == '\t' ? '\t' : ' ', stderr);
+    fputs("^\n", stderr);
+  }
+  return EXIT_USAGE;
 }
 
 int cli_parse_device(const char *text, int *device)

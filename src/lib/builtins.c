@@ -21,7 +21,8 @@
 
 static const struct gq_integrand builtins[GQ_F_COUNT] = {
 #define GQ_BUILTIN(ID, name, formula, scale, fx, a, b, Fx, desc) \
-  {GQ_F_##ID, name, formula, desc, a, b, scale, eval_##ID, eval_f_##ID, antiderivative_##ID},
+  {GQ_F_##ID, name, formula, desc, a, b, scale, eval_##ID, eval_f_##ID, antiderivative_##ID, \
+   NULL, NULL, NULL, 1},
 #include "integrands.def"
 #undef GQ_BUILTIN
 };
@@ -51,4 +52,3 @@ void gq_integrand_limits(const gq_integrand *f, double *a, double *b)
   if (b) *b = f->b;
 }
 
-double gq_integrand_eval(const gq_integrand *f, double x) { return f->eval(x); }

@@ -33,6 +33,7 @@ int gq_context_open(gq_context **out, int device)
     }
     ctx->backend = GQ_BACKEND_CUDA;
   }
+  ctx->jit_cache = 1;
   gq_clear_error();
   *out = ctx;
   return GQ_SUCCESS;
@@ -51,6 +52,13 @@ void gq_context_free(gq_context *ctx)
   if (ctx->cuda)
     gq_cuda_close(ctx->cuda);
   free(ctx);
+}
+
+void gq_context_set_jit_cache(gq_context *ctx, int enabled)
+{
+  ctx->jit_cache = enabled != 0;
+  if (ctx->cuda)
+    gq_cuda_set_jit_cache(ctx->cuda, ctx->jit_cache);
 }
 
 int gq_context_backend(const gq_context *ctx) { return ctx->backend; }

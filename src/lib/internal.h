@@ -17,21 +17,35 @@ enum {
   GQ_F_COUNT
 };
 
+typedef struct gq_expr gq_expr; /* lib/expr/expr.h */
+
+/* An integrand: a built-in row of integrands.def (id >= 0, compiled ahead of
+ * time for both backends) or a parsed expression (id < 0: the CPU runs its
+ * bytecode, the GPU compiles it with NVRTC).  Either way f = scale * g with
+ * scale a power of two, and the backends sum g. */
 struct gq_integrand {
-  int id;
+  int id;                        /* GQ_F_*, or -1 for an expression  */
   const char *name, *formula, *description;
-  double a, b;
-  double scale;                  /* f = scale * g, scale a power of two: the
-                                    backends sum g (integrands.def)     */
-  double (*eval)(double x);      /* host, double: f  */
-  float (*eval_f)(float x);      /* host, float   */
-  double (*antiderivative)(double x);
+  double a, b;                   /* default limits                   */
+  double scale;
+  double (*eval)(double x);      /* built-ins: f in double           */
+  float (*eval_f)(float x);      /* built-ins: f in float            */
+  double (*antiderivative)(double x); /* built-ins; NULL if unknown  */
+  /* expressions (id < 0) */
+  gq_expr *expr;                 /* f                                */
+  gq_expr *g;                    /* f / scale (== expr when scale 1) */
+  char *canonical;               /* parenthesised text: the JIT key  */
+  int dims;                      /* variables the expression may use */
 };
+
+/* f(x) in the given precision (the host side of every backend). */
+double gq_integrand_eval_in(const gq_integrand *f, int precision, double x);
 
 struct gq_cuda_state; /* kernels/: device, stream, events, scratch */
 
 struct gq_context {
   int backend;
+  int jit_cache;               /* use the on-disk cubin cache (default 1) */
   int threads;                 /* OpenMP threads, or multiprocessors */
   char device_name[256];
   struct gq_cuda_state *cuda;  /* NULL for the CPU backend */
@@ -51,20 +65,36 @@ void gq_clear_error(void);
  * compensated sum of g(x_i) over the i with i % 2 == p (f = scale * g).  Both backends
  * implement this one reduction; the trapezoid module assembles T(h) and T(2h). */
 typedef struct {
-  int integrand;   /* GQ_F_* */
+  const gq_integrand *f;
   int precision;   /* gq_precision */
   double a, h;
   uint64_t first, last; /* inclusive, first <= last */
 } gq_grid_sum;
 
-int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], double *ms);
+/* What the backends report besides the sums. */
+typedef struct {
+  double ms;         /* reduction time                                      */
+  double compile_ms; /* JIT compilation (or cache load) time, 0 if none     */
+  int jit;           /* GQ_JIT_*                                            */
+} gq_grid_info;
+
+int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
 int gq_cpu_threads(void);
+
+/* Points of the grid where g is not finite: how many, and the first index. */
+int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 
 /* CUDA backend (kernels/ when built with CUDA, src/lib/no_cuda.c otherwise). */
 int gq_cuda_count(void);
 int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namelen, int *sms);
 void gq_cuda_close(struct gq_cuda_state *st);
-int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms);
+int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
+void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled);
+
+/* kernels/jit.cu: compile f's expression kernel for sm_<cc> with NVRTC
+ * without loading it (tests; no GPU needed). */
+int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size);
 
 /* Monotonic wall clock in milliseconds. */
 double gq_wall_ms(void);

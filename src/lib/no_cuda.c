@@ -15,8 +15,16 @@ int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namel
 
 void gq_cuda_close(struct gq_cuda_state *st) { (void)st; }
 
-int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
-  (void)st; (void)p; (void)sums; (void)ms;
+  (void)st; (void)p; (void)sums; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
+
+int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
+{
+  (void)st; (void)p; (void)count; (void)first;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled) { (void)st; (void)enabled; }

@@ -11,14 +11,12 @@
 
 static double call_f(double x, void *param)
 {
-  const gq_integrand *f = param;
-  return f->eval(x);
+  return gq_integrand_eval(param, x);
 }
 
 static double call_abs_f(double x, void *param)
 {
-  const gq_integrand *f = param;
-  return fabs(f->eval(x));
+  return fabs(gq_integrand_eval(param, x));
 }
 
 /* Adaptive Gauss-Kronrod (21 points) with Wynn's epsilon extrapolation, which

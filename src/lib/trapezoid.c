@@ -16,16 +16,51 @@
 
 #include "internal.h"
 
-static double eval_in(const gq_integrand *f, gq_precision precision, double x)
-{
-  return precision == GQ_PRECISION_FLOAT ? (double)f->eval_f((float)x) : f->eval(x);
-}
+#define eval_in gq_integrand_eval_in
 
-static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
   if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_grid_sum(ctx->cuda, p, sums, ms);
-  return gq_cpu_grid_sum(ctx, p, sums, ms);
+    return gq_cuda_grid_sum(ctx->cuda, p, sums, info);
+  return gq_cpu_grid_sum(ctx, p, sums, info);
+}
+
+static int grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
+{
+  if (ctx->backend == GQ_BACKEND_CUDA)
+    return gq_cuda_grid_nonfinite(ctx->cuda, p, count, first);
+  return gq_cpu_grid_nonfinite(ctx, p, count, first);
+}
+
+/* Say where f is not finite: an endpoint, or how many grid points and the
+ * first one. */
+static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision precision,
+                            double a, double b, double h, uint64_t n, double fa, double fb,
+                            gq_trapezoid_result *out)
+{
+  if (!isfinite(fa) || !isfinite(fb)) {
+    const int at_a = !isfinite(fa);
+    out->nonfinite_count = (uint64_t)!isfinite(fa) + (uint64_t)!isfinite(fb);
+    out->nonfinite_x = at_a ? a : b;
+    return gq_fail(GQ_EDOM,
+                   "f is not finite at the endpoint %s = %.17g (f = %g); the trapezoid rule "
+                   "evaluates both endpoints, so move the limit off the singularity",
+                   at_a ? "a" : "b", at_a ? a : b, at_a ? fa : fb);
+  }
+  uint64_t count = 0, first = 0;
+  if (n >= 2) {
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1};
+    const int status = grid_nonfinite(ctx, &p, &count, &first);
+    if (status != GQ_SUCCESS)
+      return status;
+  }
+  if (count == 0) /* every point finite: the sum itself overflowed */
+    return gq_fail(GQ_EDOM, "the sum overflows (f is finite at every point but its sum is %g)",
+                   out->result);
+  out->nonfinite_count = count;
+  out->nonfinite_x = fma((double)first, h, a);
+  return gq_fail(GQ_EDOM, "f is not finite at %llu of the %llu interior points; the first is x = %.17g",
+                 (unsigned long long)count, (unsigned long long)(n - 1), out->nonfinite_x);
 }
 
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
@@ -37,6 +72,7 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
   out->result = out->coarse = out->abserr = out->difference = NAN;
   out->n = n;
   out->backend = ctx->backend;
+  out->nonfinite_x = NAN;
   if (!isfinite(a) || !isfinite(b))
     return gq_fail(GQ_EINVAL, "the limits must be finite numbers (a = %g, b = %g)", a, b);
   if (n < 1 || n > GQ_TRAPEZOID_MAX_N)
@@ -56,14 +92,16 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
 
   const double fa = eval_in(f, precision, a), fb = eval_in(f, precision, b);
   gq_csum sums[2] = {gq_csum_zero(), gq_csum_zero()};
-  double ms = 0.0;
+  gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (n >= 2) {
-    gq_grid_sum p = {f->id, precision, a, h, 1, n - 1};
-    int status = grid_sum(ctx, &p, sums, &ms);
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1};
+    int status = grid_sum(ctx, &p, sums, &info);
     if (status != GQ_SUCCESS)
       return status;
   }
-  out->kernel_ms = ms;
+  out->kernel_ms = info.ms;
+  out->compile_ms = info.compile_ms;
+  out->jit = info.jit;
   for (int k = 0; k < 2; k++) { /* exact: the scale is a power of two */
     sums[k].s *= f->scale;
     sums[k].c *= f->scale;
@@ -99,8 +137,7 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
   out->abserr = out->difference / 3.0;
 
   if (!isfinite(out->result))
-    return gq_fail(GQ_EDOM, "the integrand is not finite at some points of [%.17g, %.17g] (sum = %g)",
-                   a, b, out->result);
+    return report_nonfinite(ctx, f, precision, a, b, h, n, fa, fb, out);
   gq_clear_error();
   return GQ_SUCCESS;
 }

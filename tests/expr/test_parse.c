@@ -220,53 +220,53 @@ static void test_roundtrips(void)
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) check_roundtrip(t[i], NULL);
 }
 
-static void test_builtins(void)
+static void test_split_scale(void)
 {
-  struct { const char *name; double exact; } t[] = {
-    {"circle", 3.14159265358979323846}, {"atan", 3.14159265358979323846},
-    {"gauss", 1.7724538509055160273 * erf(3.0)}, {"sin", 2.0},
-    {"exp", 2.71828182845904523536 - 1}, {"runge", 2 * atan(5.0) / 5},
-    {"poly", -0.75},
+  struct { const char *text; double scale; const char *g; } t[] = {
+    {"4*sqrt(1-x^2)", 4, "sqrt((1 - (x ^ 2)))"},
+    {"sqrt(1-x^2)*0.25", 0.25, "sqrt((1 - (x ^ 2)))"},
+    {"4/(1+x^2)", 4, "(1 / (1 + (x ^ 2)))"},
+    {"exp(x)/8", 0.125, "exp(x)"},
+    {"-2*x", -2, "x"},
+    {"3*x", 1, NULL},
+    {"x*x", 1, NULL},
+    {"1*x", 1, NULL},
+    {"sin(x)", 1, NULL},
   };
-  ok(gq_expr_builtin_count() == 7, "seven built-in integrands");
-  ok(gq_expr_builtin_at(gq_expr_builtin_count()) == NULL,
-     "iterator ends with NULL");
-  ok(gq_expr_builtin_find("nosuch") == NULL, "unknown built-in is NULL");
-  ok(gq_expr_builtin_find(NULL) == NULL, "NULL name is NULL");
-  for (size_t i = 0; i < gq_expr_builtin_count(); i++) {
-    const gq_expr_builtin *b = gq_expr_builtin_at(i);
-    ok(b && gq_expr_builtin_find(b->name) == b, "find(%s)", b ? b->name : "?");
-  }
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-    const gq_expr_builtin *b = gq_expr_builtin_find(t[i].name);
-    double exact = 0;
-    gq_expr *f = NULL, *F = NULL;
-    if (!ok(b != NULL, "built-in %s exists", t[i].name)) continue;
-    int s = gq_expr_builtin_exact(b, b->a, b->b, &exact);
-    if (!ok(s == GQ_SUCCESS && close_rel(exact, t[i].exact, 1e-14),
-            "exact integral of %s over default limits", b->name))
-      diag("got %.17g want %.17g", exact, t[i].exact);
-    /* F' = f: central differences at interior points. */
-    int good = gq_expr_parse(b->expr, NULL, 1, &f, NULL) == GQ_SUCCESS &&
-               gq_expr_parse(b->antiderivative, NULL, 1, &F, NULL) == GQ_SUCCESS;
-    for (int j = 1; good && j < 8; j++) {
-      double x = b->a + (b->b - b->a) * j / 8.0, h = 1e-5;
-      double xp = x + h, xm = x - h;
-      double d = (gq_expr_eval(F, &xp) - gq_expr_eval(F, &xm)) / (2 * h);
-      double want = gq_expr_eval(f, &x);
-      if (!close_rel(d, want, 1e-7) && fabs(d - want) > 1e-8) {
-        diag("%s: F'(%g)=%.12g f=%.12g", b->name, x, d, want);
-        good = 0;
+    gq_expr *e = NULL, *g = NULL;
+    double scale = 7;
+    char *s = NULL;
+    int ok1 = gq_expr_parse(t[i].text, NULL, 1, &e, NULL) == GQ_SUCCESS &&
+              gq_expr_split_scale(e, &scale, &g) == GQ_SUCCESS && scale == t[i].scale;
+    if (ok1 && t[i].g) {
+      ok1 = g && gq_expr_to_string(g, &s) == GQ_SUCCESS;
+      if (ok1 && strcmp(s, t[i].g) != 0) {
+        diag("g = %s, want %s", s, t[i].g);
+        ok1 = 0;
       }
+      /* scale * g(x) == e(x) to the bit at many points */
+      for (int k = 0; ok1 && k < 200; k++) {
+        double x = -0.99 + 0.0099 * k;
+        if (t[i].scale * gq_expr_eval(g, &x) != gq_expr_eval(e, &x)) {
+          diag("%s: scale*g(%g) != e(%g)", t[i].text, x, x);
+          ok1 = 0;
+        }
+      }
+      double *scratch = malloc(gq_expr_block_scratch(g) * sizeof *scratch);
+      double xs[3] = {0.1, 0.2, 0.3}, out[3];
+      const double *vars[1] = {xs};
+      gq_expr_eval_block(g, 3, vars, out, scratch);
+      ok1 = ok1 && out[1] * t[i].scale == gq_expr_eval(e, &xs[1]);
+      free(scratch);
+    } else if (ok1) {
+      ok1 = g == NULL;
     }
-    ok(good, "antiderivative of %s differentiates to the integrand", b->name);
-    gq_expr_free(f);
-    gq_expr_free(F);
+    ok(ok1, "split_scale(%s) = %g * %s", t[i].text, t[i].scale, t[i].g ? t[i].g : "itself");
+    free(s);
+    gq_expr_free(e);
+    gq_expr_free(g);
   }
-  gq_expr_builtin none = {"none", "x", 0, 1, NULL, "no antiderivative"};
-  double exact = 0;
-  ok(gq_expr_builtin_exact(&none, 0, 1, &exact) == GQ_EUNSUP && isnan(exact),
-     "no antiderivative gives GQ_EUNSUP and NaN");
 }
 
 int main(void)
@@ -275,6 +275,6 @@ int main(void)
   test_functions();
   test_params_and_vars();
   test_roundtrips();
-  test_builtins();
+  test_split_scale();
   return tap_done();
 }

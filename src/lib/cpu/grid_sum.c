@@ -15,12 +15,14 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <tgmath.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "../internal.h"
+#include "lib/expr/expr.h"
 
 enum {
   BLOCK = 2048, /* points per block: the buffer (16 KiB) stays in L1 */
@@ -106,12 +108,75 @@ int gq_cpu_threads(void)
 #endif
 }
 
-int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], double *ms)
+/* x_k = fma(i0 + k, h, a), the grid as every backend computes it. */
+GQ_CLONES static void grid_points(double a, double h, double i0, int count, double *restrict x)
+{
+#pragma omp simd
+  for (int k = 0; k < count; k++)
+    x[k] = fma(i0 + (double)k, h, a);
+}
+
+/* One thread's evaluator: a built-in's block function, or an expression's
+ * bytecode over the block (scratch is per thread). */
+typedef struct {
+  const gq_grid_sum *p;
+  block_fn *builtin;
+  double *x, *scratch;
+  float *scratch_f, *out_f;
+} evaluator;
+
+static int evaluator_open(evaluator *ev, const gq_grid_sum *p)
+{
+  memset(ev, 0, sizeof *ev);
+  ev->p = p;
+  if (p->f->id >= 0) {
+    ev->builtin = (p->precision == GQ_PRECISION_FLOAT ? blocks_float : blocks_double)[p->f->id];
+    return GQ_SUCCESS;
+  }
+  const size_t regs = gq_expr_block_scratch(p->f->g) + 1;
+  ev->x = malloc(BLOCK * sizeof *ev->x);
+  if (p->precision == GQ_PRECISION_FLOAT) {
+    ev->scratch_f = malloc(regs * sizeof *ev->scratch_f);
+    ev->out_f = malloc(BLOCK * sizeof *ev->out_f);
+  } else {
+    ev->scratch = malloc(regs * sizeof *ev->scratch);
+  }
+  const int ok = ev->x && (ev->scratch || (ev->scratch_f && ev->out_f));
+  return ok ? GQ_SUCCESS : GQ_ENOMEM;
+}
+
+static void evaluator_close(evaluator *ev)
+{
+  free(ev->x);
+  free(ev->scratch);
+  free(ev->scratch_f);
+  free(ev->out_f);
+}
+
+/* out[k] = g(x_{i0+k}), k < count <= BLOCK */
+static void evaluate(evaluator *ev, uint64_t i0, int count, double *out)
+{
+  const gq_grid_sum *p = ev->p;
+  if (ev->builtin) {
+    ev->builtin(p->a, p->h, (double)i0, count, out);
+    return;
+  }
+  grid_points(p->a, p->h, (double)i0, count, ev->x);
+  const double *vars[GQ_EXPR_MAX_DIMS] = {ev->x};
+  if (p->precision == GQ_PRECISION_FLOAT) {
+    gq_expr_eval_block_f(p->f->g, (size_t)count, vars, ev->out_f, ev->scratch_f);
+    for (int k = 0; k < count; k++)
+      out[k] = (double)ev->out_f[k];
+  } else {
+    gq_expr_eval_block(p->f->g, (size_t)count, vars, out, ev->scratch);
+  }
+}
+
+int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
   (void)ctx;
-  if (p->integrand < 0 || p->integrand >= GQ_F_COUNT)
-    return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", p->integrand);
-  block_fn *fn = (p->precision == GQ_PRECISION_FLOAT ? blocks_float : blocks_double)[p->integrand];
+  if (p->f->id >= GQ_F_COUNT)
+    return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", p->f->id);
   const uint64_t count = p->last - p->first + 1;
   const uint64_t nblocks = (count + BLOCK - 1) / BLOCK;
   const int nthreads = gq_cpu_threads();
@@ -119,22 +184,28 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2]
   if (!partial)
     return gq_fail(GQ_ENOMEM, "cannot allocate %d partial sums", nthreads);
 
+  int failed = 0;
   const double t0 = gq_wall_ms();
-#pragma omp parallel num_threads(nthreads)
+#pragma omp parallel num_threads(nthreads) reduction(| : failed)
   {
     int tid = 0;
 #ifdef _OPENMP
     tid = omp_get_thread_num();
 #endif
+    evaluator ev;
+    failed = evaluator_open(&ev, p) != GQ_SUCCESS;
     lane_sums acc = {{0}, {0}};
     _Alignas(64) double buf[BLOCK];
 #pragma omp for schedule(static)
     for (uint64_t blk = 0; blk < nblocks; blk++) {
+      if (failed)
+        continue;
       const uint64_t i0 = p->first + blk * BLOCK;
       const int cnt = (int)(count - blk * BLOCK < BLOCK ? count - blk * BLOCK : BLOCK);
-      fn(p->a, p->h, (double)i0, cnt, buf);
+      evaluate(&ev, i0, cnt, buf);
       accumulate(&acc, buf, cnt);
     }
+    evaluator_close(&ev);
     /* Blocks start at first + multiples of BLOCK (even), so lane l always held
      * indices of parity (first + l) % 2. */
     gq_csum by_parity[2] = {gq_csum_zero(), gq_csum_zero()};
@@ -145,13 +216,56 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2]
     partial[tid][0] = by_parity[0];
     partial[tid][1] = by_parity[1];
   }
+  if (failed) {
+    free(partial);
+    return gq_fail(GQ_ENOMEM, "cannot allocate the expression evaluator's buffers");
+  }
   sums[0] = sums[1] = gq_csum_zero();
   for (int t = 0; t < nthreads; t++) {
     gq_csum_merge(&sums[0], partial[t][0]);
     gq_csum_merge(&sums[1], partial[t][1]);
   }
-  if (ms)
-    *ms = gq_wall_ms() - t0;
+  if (info) {
+    info->ms = gq_wall_ms() - t0;
+    info->compile_ms = 0.0;
+    info->jit = GQ_JIT_NONE;
+  }
   free(partial);
+  return GQ_SUCCESS;
+}
+
+int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t *count_out,
+                          uint64_t *first_out)
+{
+  (void)ctx;
+  const uint64_t count = p->last - p->first + 1;
+  const uint64_t nblocks = (count + BLOCK - 1) / BLOCK;
+  uint64_t bad = 0, first = UINT64_MAX;
+  int failed = 0;
+#pragma omp parallel reduction(+ : bad) reduction(min : first) reduction(| : failed)
+  {
+    evaluator ev;
+    failed = evaluator_open(&ev, p) != GQ_SUCCESS;
+    double buf[BLOCK];
+#pragma omp for schedule(static)
+    for (uint64_t blk = 0; blk < nblocks; blk++) {
+      if (failed)
+        continue;
+      const uint64_t i0 = p->first + blk * BLOCK;
+      const int cnt = (int)(count - blk * BLOCK < BLOCK ? count - blk * BLOCK : BLOCK);
+      evaluate(&ev, i0, cnt, buf);
+      for (int k = 0; k < cnt; k++)
+        if (!isfinite(buf[k])) {
+          bad++;
+          if (i0 + (uint64_t)k < first)
+            first = i0 + (uint64_t)k;
+        }
+    }
+    evaluator_close(&ev);
+  }
+  if (failed)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the expression evaluator's buffers");
+  *count_out = bad;
+  *first_out = first;
   return GQ_SUCCESS;
 }

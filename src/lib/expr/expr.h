@@ -142,22 +142,12 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
 void gq_expr_error_caret(const char *line, const gq_expr_error *err,
                          char *buf, size_t size);
 
-/* ---- built-in named integrands ------------------------------------------ */
-typedef struct {
-  const char *name;
-  const char *expr;            /* integrand in x                          */
-  double a, b;                 /* default limits                          */
-  const char *antiderivative;  /* F(x) with F' = f, or NULL if unknown    */
-  const char *description;     /* one line                                */
-} gq_expr_builtin;
-
-const gq_expr_builtin *gq_expr_builtin_find(const char *name);
-size_t gq_expr_builtin_count(void);
-const gq_expr_builtin *gq_expr_builtin_at(size_t i);  /* NULL past end */
-
-/* *exact = F(b) - F(a).  No antiderivative: *exact = NaN, GQ_EUNSUP. */
-int gq_expr_builtin_exact(const gq_expr_builtin *bi, double a, double b,
-                          double *exact);
+/* If e is c * g, g * c, g / c or c / h with c a power of two (not 1), set
+ * *scale = c and *g to a new expression for g (or 1/h), so that a sum of
+ * e(x_i) is scale times the sum of g(x_i) to the bit: fl(c*v) = c*fl(v) for a
+ * power of two.  Otherwise *scale = 1 and *g = NULL.  Free *g with
+ * gq_expr_free. */
+int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **g);
 
 #ifdef __cplusplus
 }

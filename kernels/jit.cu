@@ -1,0 +1,290 @@
+// jit.cu — expression integrands on the GPU.
+//
+// The CUDA source of g (f = scale * g) is generated from the expression's AST
+// (lib/expr: whitelisted names and exact literals only, never the user's
+// text), wrapped in the same engine the built-ins use (transform_reduce.cuh,
+// embedded as strings), compiled by NVRTC for the device's architecture,
+// cached on disk (jit_cache.c), and loaded with the runtime's library API
+// (cudaLibraryLoadData), whose kernels launch like any other.  No libcuda is
+// linked, so gpuquad still starts on machines without a driver.
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <new>
+#include <string>
+
+#include "launch.cuh"
+#include "policy.cuh"
+
+#include "../src/lib/jit_cache.h"
+#include "../src/lib/expr/expr.h"
+
+extern "C" const int gq_jit_header_count;
+extern "C" const char *const gq_jit_header_names[];
+extern "C" const char *const gq_jit_header_sources[];
+
+namespace {
+
+enum { SCAN_BLOCK = 256 };
+
+// The device Map<FAST> of the generated source has exactly these members.
+struct jit_map {
+  double a, h;
+};
+
+} // namespace
+
+struct gq_jit_module {
+  std::string key;     // canonical expression text + precision
+  int precision;
+  cudaLibrary_t library;
+  cudaKernel_t fast, exact, scan;
+  gq_jit_module *next;
+};
+
+namespace {
+
+int nvrtc_status(nvrtcResult r, const char *what)
+{
+  if (r == NVRTC_SUCCESS)
+    return GQ_SUCCESS;
+  return gq_fail(GQ_ECUDA, "%s: %s", what, nvrtcGetErrorString(r));
+}
+#define GQ_NVRTC_TRY(call)                                           \
+  do {                                                               \
+    const int gq_s_ = nvrtc_status((call), #call);                   \
+    if (gq_s_ != GQ_SUCCESS) {                                       \
+      nvrtcDestroyProgram(&prog);                                    \
+      return gq_s_;                                                  \
+    }                                                                \
+  } while (0)
+
+std::string kernel_name(int fast)
+{
+  char buf[160];
+  snprintf(buf, sizeof buf, "&gq::transform_csum_kernel<%d, %d, 2, gq_jit::Map<%d> >", gq::GridPolicy::BLOCK,
+           gq::GridPolicy::ITEMS, fast);
+  return buf;
+}
+
+std::string scan_name()
+{
+  char buf[160];
+  snprintf(buf, sizeof buf, "&gq::nonfinite_scan_kernel<%d, gq_jit::Map<0> >", (int)SCAN_BLOCK);
+  return buf;
+}
+
+// The whole translation unit: g twice (fast sqrt and CUDA's), the map, and
+// the engine's kernels instantiated through name expressions.
+int make_source(const gq_grid_sum *p, std::string *src)
+{
+  const int use_float = p->precision == GQ_PRECISION_FLOAT;
+  char *g = nullptr;
+  const int status = gq_expr_emit_cuda(p->f->g, "g", use_float, &g);
+  if (status != GQ_SUCCESS)
+    return gq_fail(status, "cannot generate CUDA source for the expression");
+  const char *real = use_float ? "float" : "double";
+  *src = std::string("// gpuquad expression kernel (generated)\n"
+                     "#include \"transform_reduce.cuh\"\n"
+                     "#include \"nonfinite_scan.cuh\"\n"
+                     "#include \"device_math.cuh\"\n"
+                     "namespace gq_jit {\n"
+                     "namespace fast {\n"
+                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
+                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
+         g + "}\nnamespace exact {\n" + g + "}\n" +
+         "template <int FAST> struct Map {\n"
+         "  double a, h;\n"
+         "  __device__ __forceinline__ double operator()(double i) const {\n"
+         "    const " + real + " x[1] = {static_cast<" + real + ">(fma(i, h, a))};\n"
+         "    return static_cast<double>(FAST ? fast::g(x) : exact::g(x));\n"
+         "  }\n"
+         "};\n"
+         "}\n";
+  free(g);
+  return GQ_SUCCESS;
+}
+
+// NVRTC: source -> cubin for sm_XY.
+int compile(gq_cuda_state *st, const std::string &src, std::string *cubin, std::string names[3])
+{
+  nvrtcProgram prog = nullptr;
+  GQ_NVRTC_TRY(nvrtcCreateProgram(&prog, src.c_str(), "gpuquad_expression.cu", gq_jit_header_count,
+                                  gq_jit_header_sources, gq_jit_header_names));
+  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
+  for (int k = 0; k < 3; k++)
+    GQ_NVRTC_TRY(nvrtcAddNameExpression(prog, want[k].c_str()));
+  char arch[32];
+  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", st->cc_major, st->cc_minor);
+  const char *options[] = {arch, "--std=c++17", "-default-device"};
+  const nvrtcResult r = nvrtcCompileProgram(prog, 3, options);
+  if (r != NVRTC_SUCCESS) {
+    size_t len = 0;
+    nvrtcGetProgramLogSize(prog, &len);
+    std::string log(len, '\0');
+    nvrtcGetProgramLog(prog, &log[0]);
+    nvrtcDestroyProgram(&prog);
+    const size_t nl = log.find('\n');
+    return gq_fail(GQ_ECUDA, "NVRTC could not compile the expression kernel: %s",
+                   log.substr(0, nl == std::string::npos ? 300 : nl).c_str());
+  }
+  size_t size = 0;
+  GQ_NVRTC_TRY(nvrtcGetCUBINSize(prog, &size));
+  cubin->resize(size);
+  GQ_NVRTC_TRY(nvrtcGetCUBIN(prog, &(*cubin)[0]));
+  for (int k = 0; k < 3; k++) {
+    const char *lowered = nullptr;
+    GQ_NVRTC_TRY(nvrtcGetLoweredName(prog, want[k].c_str(), &lowered));
+    names[k] = lowered;
+  }
+  nvrtcDestroyProgram(&prog);
+  return GQ_SUCCESS;
+}
+
+// The module for (expression, precision): already loaded in this context, or
+// from the disk cache, or compiled now.
+int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
+{
+  std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|float" : "|double");
+  for (gq_jit_module *m = st->modules; m; m = m->next)
+    if (m->key == key) {
+      *out = m;
+      info->jit = GQ_JIT_LOADED;
+      info->compile_ms = 0.0;
+      return GQ_SUCCESS;
+    }
+
+  const double t0 = gq_wall_ms();
+  std::string src;
+  int status = make_source(p, &src);
+  if (status != GQ_SUCCESS)
+    return status;
+  int nvrtc_major = 0, nvrtc_minor = 0;
+  nvrtcVersion(&nvrtc_major, &nvrtc_minor);
+  char tag[160];
+  snprintf(tag, sizeof tag, "\n// sm_%d%d gpuquad %s nvrtc %d.%d policy %dx%d\n", st->cc_major, st->cc_minor,
+           gq_version(), nvrtc_major, nvrtc_minor, gq::GridPolicy::BLOCK, gq::GridPolicy::ITEMS);
+  const std::string cache_key = src + tag;
+
+  std::string cubin, names[3];
+  void *cached = nullptr;
+  size_t cached_size = 0;
+  if (st->jit_cache && gq_jit_cache_load(cache_key.c_str(), &cached, &cached_size) == 0) {
+    // blob = the three lowered names, each ended by '\n', then the cubin
+    const std::string blob(static_cast<char *>(cached), cached_size);
+    free(cached);
+    size_t pos = 0;
+    int found = 0;
+    for (; found < 3; found++) {
+      const size_t nl = blob.find('\n', pos);
+      if (nl == std::string::npos)
+        break;
+      names[found] = blob.substr(pos, nl - pos);
+      pos = nl + 1;
+    }
+    if (found == 3 && pos < blob.size()) {
+      cubin = blob.substr(pos);
+      info->jit = GQ_JIT_HIT;
+    }
+  }
+  if (cubin.empty()) {
+    status = compile(st, src, &cubin, names);
+    if (status != GQ_SUCCESS)
+      return status;
+    info->jit = st->jit_cache ? GQ_JIT_MISS : GQ_JIT_OFF;
+    if (st->jit_cache) {
+      const std::string blob = names[0] + "\n" + names[1] + "\n" + names[2] + "\n" + cubin;
+      gq_jit_cache_store(cache_key.c_str(), blob.data(), blob.size());
+    }
+  }
+
+  gq_jit_module *m = new (std::nothrow) gq_jit_module();
+  if (!m)
+    return gq_fail(GQ_ENOMEM, "cannot allocate a JIT module");
+  m->key = key;
+  m->precision = p->precision;
+  status = gq::cuda_status(cudaLibraryLoadData(&m->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+                           "cudaLibraryLoadData");
+  cudaKernel_t *slots[3] = {&m->fast, &m->exact, &m->scan};
+  for (int k = 0; status == GQ_SUCCESS && k < 3; k++)
+    status = gq::cuda_status(cudaLibraryGetKernel(slots[k], m->library, names[k].c_str()), "cudaLibraryGetKernel");
+  if (status != GQ_SUCCESS) {
+    if (m->library)
+      cudaLibraryUnload(m->library);
+    delete m;
+    return status;
+  }
+  m->next = st->modules;
+  st->modules = m;
+  *out = m;
+  info->compile_ms = gq_wall_ms() - t0;
+  return GQ_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+{
+  if (!p->f->g)
+    return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
+  gq_jit_module *m = nullptr;
+  int status = load(st, p, &m, info);
+  if (status != GQ_SUCCESS)
+    return status;
+  jit_map map{p->a, p->h};
+  const double first = (double)p->first;
+  const long long count = (long long)(p->last - p->first + 1);
+  using P = gq::GridPolicy;
+  status = gq::launch_grid_csum(st, (const void *)m->fast, P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
+  if (status != GQ_SUCCESS || gq::sums_finite(sums))
+    return status;
+  // Not finite: again with CUDA's own functions (see grid_sum.cu).
+  const double first_ms = info->ms;
+  status = gq::launch_grid_csum(st, (const void *)m->exact, P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
+  info->ms += first_ms;
+  return status;
+}
+
+extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
+{
+  gq_jit_module *m = nullptr;
+  gq_grid_info info = {0, 0, GQ_JIT_NONE};
+  int status = load(st, p, &m, &info);
+  if (status != GQ_SUCCESS)
+    return status;
+  jit_map map{p->a, p->h};
+  unsigned long long bad = 0, first_bad = 0;
+  status = gq::launch_nonfinite(st, (const void *)m->scan, SCAN_BLOCK, (double)p->first,
+                                (long long)(p->last - p->first + 1), &map, &bad, &first_bad);
+  *count = bad;
+  *first = p->first + first_bad;
+  return status;
+}
+
+void gq_jit_release(gq_cuda_state *st)
+{
+  for (gq_jit_module *m = st->modules, *next; m; m = next) {
+    next = m->next;
+    cudaLibraryUnload(m->library);
+    delete m;
+  }
+  st->modules = nullptr;
+}
+
+// For tests without a GPU (NVRTC needs none): generate and compile the kernel
+// of f for sm_<cc>, and report the cubin's size.
+extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size)
+{
+  gq_cuda_state st{};
+  st.cc_major = cc / 10;
+  st.cc_minor = cc % 10;
+  gq_grid_sum p = {f, precision, 0.0, 1.0, 1, 2};
+  std::string src, cubin, names[3];
+  int status = make_source(&p, &src);
+  if (status == GQ_SUCCESS)
+    status = compile(&st, src, &cubin, names);
+  *cubin_size = cubin.size();
+  return status;
+}

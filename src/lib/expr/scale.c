@@ -1,0 +1,89 @@
+/* scale.c — split a constant power-of-two factor off an expression.
+ *
+ * A sum of c*g(x_i) with c a power of two equals c times the sum of g(x_i)
+ * bit for bit (scaling by 2^k is exact barring overflow and underflow), so
+ * the reductions sum g and multiply once: one multiplication per point
+ * saved.  c / h becomes c * (1/h): fl(c/h) = c * fl(1/h) for the same
+ * reason. */
+#include "expr_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../gpuquad.h"
+
+static int is_power_of_two(const gq_node *n)
+{
+  int exponent;
+  if (!n->is_const || !isfinite(n->cval) || n->cval == 0.0 || fabs(n->cval) == 1.0)
+    return 0; /* a factor of +-1 saves nothing */
+  return frexp(fabs(n->cval), &exponent) == 0.5;
+}
+
+/* A copy of e with room for `extra` more nodes; the root is set by the caller. */
+static gq_expr *copy_with_room(const gq_expr *e, int extra)
+{
+  gq_expr *g = calloc(1, sizeof *g);
+  if (!g)
+    return NULL;
+  g->nodes = malloc((size_t)(e->nnodes + extra) * sizeof *g->nodes);
+  if (!g->nodes) {
+    free(g);
+    return NULL;
+  }
+  memcpy(g->nodes, e->nodes, (size_t)e->nnodes * sizeof *g->nodes);
+  g->nnodes = e->nnodes;
+  g->dims_used = e->dims_used;
+  return g;
+}
+
+int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
+{
+  if (!e || !scale || !out)
+    return GQ_EINVAL;
+  *scale = 1.0;
+  *out = NULL;
+  const gq_node *root = &e->nodes[e->root];
+  if (root->is_const || (root->op != GQ_OP_MUL && root->op != GQ_OP_DIV))
+    return GQ_SUCCESS;
+  const gq_node *l = &e->nodes[root->kid[0]], *r = &e->nodes[root->kid[1]];
+  gq_expr *g = NULL;
+  double c = 1.0;
+  if (root->op == GQ_OP_MUL && is_power_of_two(l)) { /* c * g */
+    c = l->cval;
+    if (!(g = copy_with_room(e, 0)))
+      return GQ_ENOMEM;
+    g->root = root->kid[1];
+  } else if (is_power_of_two(r)) { /* g * c, g / c */
+    c = root->op == GQ_OP_MUL ? r->cval : 1.0 / r->cval;
+    if (!(g = copy_with_room(e, 0)))
+      return GQ_ENOMEM;
+    g->root = root->kid[0];
+  } else if (root->op == GQ_OP_DIV && is_power_of_two(l)) { /* c / h -> c * (1 / h) */
+    c = l->cval;
+    if (!(g = copy_with_room(e, 2)))
+      return GQ_ENOMEM;
+    gq_node one = *l, div = *root;
+    one.cval = 1.0;
+    one.numkind = GQ_NUM_LITERAL;
+    div.kid[0] = g->nnodes;
+    g->nodes[g->nnodes++] = one;
+    g->nodes[g->nnodes++] = div;
+    g->root = g->nnodes - 1;
+  } else {
+    return GQ_SUCCESS;
+  }
+  if (!isfinite(c) || c == 0.0) {
+    gq_expr_free(g);
+    return GQ_SUCCESS;
+  }
+  const int status = gq_expr_compile(g);
+  if (status != GQ_SUCCESS) {
+    gq_expr_free(g);
+    return status;
+  }
+  *scale = c;
+  *out = g;
+  return GQ_SUCCESS;
+}

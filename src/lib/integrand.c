@@ -1,0 +1,137 @@
+/* integrand.c — integrands from text: built-in names or expressions, and
+ * their host evaluation in either precision. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "lib/expr/expr.h"
+
+int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
+                       gq_integrand **out, gq_parse_error *err)
+{
+  gq_parse_error local;
+  if (!err)
+    err = &local;
+  memset(err, 0, sizeof *err);
+  if (!out || !text) {
+    err->status = GQ_EINVAL;
+    snprintf(err->message, sizeof err->message, "gq_integrand_parse: NULL argument");
+    return gq_fail(GQ_EINVAL, "%s", err->message);
+  }
+  *out = NULL;
+  const gq_integrand *builtin = gq_integrand_builtin(text);
+  if (builtin && dims == 1) {
+    if (nparams > 0) {
+      err->status = GQ_EINVAL;
+      err->in_param = 1;
+      err->column = (size_t)-1;
+      snprintf(err->message, sizeof err->message,
+               "parameter '%s' is never used (the built-in %s takes none)", params[0], text);
+      return gq_fail(GQ_EINVAL, "%s", err->message);
+    }
+    *out = (gq_integrand *)builtin;
+    return GQ_SUCCESS;
+  }
+
+  /* A bare name that is no built-in: say so, rather than "unknown name". */
+  size_t len = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+  if (len > 0 && text[len] == '\0' && !(text[0] >= '0' && text[0] <= '9') && strcmp(text, "x") != 0 &&
+      strcmp(text, "pi") != 0 && strcmp(text, "e") != 0 && !(dims > 1 && (strcmp(text, "y") == 0 ||
+      strcmp(text, "z") == 0 || (text[0] == 'x' && strspn(text + 1, "0123456789") == len - 1)))) {
+    int known_param = 0;
+    for (size_t k = 0; k < nparams; k++)
+      known_param |= strncmp(params[k], text, len) == 0 && params[k][len] == '=';
+    if (!known_param) {
+      err->status = GQ_EPARSE;
+      err->column = (size_t)-1; /* no caret: the whole text is the problem */
+      snprintf(err->message, sizeof err->message,
+               "unknown integrand '%.100s': not a built-in (gpuquad --list) nor an expression in x", text);
+      return gq_fail(GQ_EPARSE, "%s", err->message);
+    }
+  }
+
+  gq_expr_params p = {params, nparams};
+  gq_expr_error e;
+  gq_expr *expr = NULL;
+  int status = gq_expr_parse(text, nparams ? &p : NULL, dims, &expr, &e);
+  if (status != GQ_SUCCESS) {
+    err->status = e.status;
+    err->in_param = e.where == GQ_EXPR_IN_PARAM;
+    err->param_index = e.param_index;
+    err->column = e.column;
+    snprintf(err->message, sizeof err->message, "%s", e.message);
+    return gq_fail(e.status, "%s", e.message);
+  }
+  gq_integrand *f = calloc(1, sizeof *f);
+  char *canonical = NULL;
+  double scale = 1.0;
+  gq_expr *g = NULL;
+  if (!f || gq_expr_to_string(expr, &canonical) != GQ_SUCCESS ||
+      gq_expr_split_scale(expr, &scale, &g) != GQ_SUCCESS) {
+    free(f);
+    free(canonical);
+    gq_expr_free(expr);
+    err->status = GQ_ENOMEM;
+    snprintf(err->message, sizeof err->message, "out of memory");
+    return gq_fail(GQ_ENOMEM, "out of memory parsing an expression");
+  }
+  f->id = -1;
+  f->name = "expression";
+  f->formula = canonical;
+  f->canonical = canonical;
+  f->description = "user expression";
+  f->a = 0.0;
+  f->b = 1.0;
+  f->scale = scale;
+  f->expr = expr;
+  f->g = g ? g : expr;
+  f->dims = dims;
+  *out = f;
+  return GQ_SUCCESS;
+}
+
+void gq_integrand_free(gq_integrand *f)
+{
+  if (!f || f->id >= 0)
+    return;
+  if (f->g != f->expr)
+    gq_expr_free(f->g);
+  gq_expr_free(f->expr);
+  free(f->canonical);
+  free(f);
+}
+
+int gq_integrand_is_builtin(const gq_integrand *f) { return f->id >= 0; }
+int gq_integrand_dims(const gq_integrand *f) { return f->id >= 0 ? 1 : f->dims; }
+
+double gq_integrand_eval(const gq_integrand *f, double x)
+{
+  if (f->id >= 0)
+    return f->eval(x);
+  double vars[GQ_EXPR_MAX_DIMS] = {x};
+  return gq_expr_eval(f->expr, vars);
+}
+
+double gq_integrand_eval_in(const gq_integrand *f, int precision, double x)
+{
+  if (precision != GQ_PRECISION_FLOAT)
+    return gq_integrand_eval(f, x);
+  if (f->id >= 0)
+    return (double)f->eval_f((float)x);
+  /* the float path of the block evaluator, for one point */
+  float *scratch = malloc(gq_expr_block_scratch(f->g) * sizeof *scratch + sizeof(float));
+  if (!scratch)
+    return NAN;
+  const double *vars[GQ_EXPR_MAX_DIMS] = {&x};
+  double zero[GQ_EXPR_MAX_DIMS - 1] = {0};
+  for (int d = 1; d < GQ_EXPR_MAX_DIMS; d++)
+    vars[d] = &zero[d - 1];
+  float v;
+  gq_expr_eval_block_f(f->g, 1, vars, &v, scratch);
+  free(scratch);
+  return f->scale * (double)v;
+}
