@@ -38,9 +38,12 @@ fi
 if has sanitize; then
   for tool in memcheck racecheck synccheck; do
     for p in double float; do
-      compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad --device=cuda --n=3000001 \
-        --precision=$p --quiet >"$OUT/sanitize-$tool-$p.log" 2>&1
-      say "compute-sanitizer $tool ($p): exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool-$p.log" | head -1)"
+      for f in circle 'exp(-x*x)*cos(3*x)' '1/(x-0.5)'; do
+        tag=$(echo "$f" | tr -c 'a-z0-9' '_' | cut -c1-12)
+        compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad --device=cuda --n=3000001 --f="$f" \
+          --precision=$p --quiet --no-check >"$OUT/sanitize-$tool-$p-$tag.log" 2>&1
+        say "compute-sanitizer $tool ($p, $f): exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool-$p-$tag.log" | head -1)"
+      done
     done
   done
 fi
@@ -49,6 +52,14 @@ if has bench; then
   make bench >"$OUT/bench-build.log" 2>&1
   bench/bench_trapezoid 1000000000 20 >"$OUT/bench.txt" 2>&1
   cat "$OUT/bench.txt" | tee -a "$summary"
+  jitcache=$(mktemp -d)
+  GPUQUAD_CACHE_DIR=$jitcache bench/bench_jit 20 >"$OUT/bench-jit.txt" 2>&1
+  cat "$OUT/bench-jit.txt" | tee -a "$summary"
+  for i in 1 2; do
+    GPUQUAD_CACHE_DIR=$jitcache.cli ./gpuquad --f='4*sqrt(1-x^2)' --n=1e9 --json >>"$OUT/wall-jit.txt" 2>&1
+  done
+  say "gpuquad --f='4*sqrt(1-x^2)' --n=1e9, cold cache then warm:"
+  grep -o '"kernel_ms": [0-9.]*\|"wall_ms": [0-9.]*\|"jit": "[a-z ,]*"\|"jit_ms": [0-9.]*' "$OUT/wall-jit.txt" | paste - - - - | tee -a "$summary"
   for i in 1 2 3; do
     /usr/bin/time -f "%e s" ./gpuquad --f=circle --n=1e9 --json >>"$OUT/wall.txt" 2>&1
   done
