@@ -1,0 +1,24 @@
+# fuzz.sh — the libFuzzer targets (built with --enable-fuzzing), each for a
+# bounded number of inputs from its seed corpus: zero crashes, zero sanitizer
+# reports.  GQ_FUZZ_RUNS sets the bound (default 100000).
+. "$TESTS_SRC/tap.sh"
+runs=${GQ_FUZZ_RUNS:-100000}
+fuzz() { # NAME CORPUS [EXTRA...]
+  bin="$TESTS_BIN/$1" corpus=$2
+  shift 2
+  if [ ! -x "$bin" ]; then
+    ok "$(basename "$bin") # SKIP not built"
+    return
+  fi
+  mkdir -p "$tap_tmp/$(basename "$bin")"
+  cp "$corpus"/* "$tap_tmp/$(basename "$bin")/" 2>/dev/null
+  if "$bin" -runs="$runs" -max_len=4096 -timeout=10 "$@" "$tap_tmp/$(basename "$bin")" >"$tap_tmp/log" 2>&1; then
+    ok "$(basename "$bin"): $runs inputs, no crash ($(grep -o 'Done [0-9]* runs.*' "$tap_tmp/log" | head -1))"
+  else
+    not_ok "$(basename "$bin") crashed or reported"
+    tail -30 "$tap_tmp/log" | sed 's/^/# /'
+  fi
+}
+fuzz fuzz_expr "$TESTS_SRC/expr/corpus" -dict="$TESTS_SRC/expr/expr.dict"
+fuzz fuzz_npy "$TESTS_SRC/io/corpus"
+finish
