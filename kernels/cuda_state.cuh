@@ -17,7 +17,8 @@ struct gq_cuda_state {
   int cc_major, cc_minor;   // compute capability: NVRTC's target
   int jit_cache;            // use the on-disk kernel cache
   gq_jit_module *modules;   // loaded expression kernels, newest first
-  cudaStream_t stream;
+  cudaStream_t stream;      // where the work goes: own_stream or the caller's
+  cudaStream_t own_stream;
   cudaEvent_t start, stop;
   gq_csum *d_acc; // GQ_CUDA_ACC_SLOTS accumulators in device memory
   gq_csum *h_acc; // pinned host copy

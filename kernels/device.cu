@@ -31,7 +31,8 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
     snprintf(name, namelen, "%s", prop.name);
   if (sms)
     *sms = prop.multiProcessorCount;
-  GQ_CUDA_TRY(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking));
+  GQ_CUDA_TRY(cudaStreamCreateWithFlags(&st->own_stream, cudaStreamNonBlocking));
+  st->stream = st->own_stream;
   GQ_CUDA_TRY(cudaEventCreate(&st->start));
   GQ_CUDA_TRY(cudaEventCreate(&st->stop));
   GQ_CUDA_TRY(cudaMalloc(&st->d_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
@@ -49,8 +50,13 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->h_acc) cudaFreeHost(st->h_acc);
   if (st->start) cudaEventDestroy(st->start);
   if (st->stop) cudaEventDestroy(st->stop);
-  if (st->stream) cudaStreamDestroy(st->stream);
+  if (st->own_stream) cudaStreamDestroy(st->own_stream);
   delete st;
+}
+
+extern "C" void gq_cuda_set_stream(gq_cuda_state *st, void *stream)
+{
+  st->stream = stream ? static_cast<cudaStream_t>(stream) : st->own_stream;
 }
 
 extern "C" void gq_cuda_set_jit_cache(gq_cuda_state *st, int enabled)

@@ -6,9 +6,17 @@
  *
  * Conventions (after GSL): every name starts with gq_; functions return an
  * int status (GQ_SUCCESS or one of the GQ_E* codes below) and give results
- * through out-pointers; gq_strerror() names a status.  The library never
- * prints and never exits: errors reach the caller as a status, an optional
- * message buffer, and the replaceable error handler.
+ * through out-pointers, with the best estimate filled in before a soft error
+ * is returned; gq_strerror() names a status.  The library never prints and
+ * never exits: errors reach the caller as a status, gq_last_error() (a
+ * thread-local message) and the replaceable error handler.
+ *
+ * Threads: a context is not shared: use one per host thread (or guard it),
+ * or one per CUDA stream.  Integrands are immutable after they are made and
+ * may be shared.  Everything else is stateless, except the error handler,
+ * which is process-wide: set it before starting threads.
+ *
+ * Compile and link:  cc prog.c $(pkg-config --cflags --libs gpuquad)
  */
 #ifndef GPUQUAD_H
 #define GPUQUAD_H
@@ -74,6 +82,12 @@ int gq_context_open(gq_context **ctx, int device);
 /* Convenience form: NULL on failure (gq_last_error() says why). */
 gq_context *gq_context_create(int device);
 void gq_context_free(gq_context *ctx);
+
+/* Run the context's GPU work on a caller's CUDA stream (a cudaStream_t,
+ * passed as void * so this header needs no CUDA headers); NULL returns to
+ * the context's own stream.  The caller keeps ownership of the stream.
+ * GQ_EUNSUP on a CPU context. */
+int gq_context_set_stream(gq_context *ctx, void *stream);
 
 int gq_context_backend(const gq_context *ctx);        /* GQ_BACKEND_*          */
 const char *gq_context_device_name(const gq_context *ctx); /* "NVIDIA H200", "CPU (8 threads)" */

@@ -174,6 +174,8 @@ int main(void)
     tap_ok(g && gq_context_backend(g) == GQ_BACKEND_CPU, "auto falls back to the CPU");
     gq_context_free(g);
   }
+  tap_ok(gq_context_set_stream(ctx, NULL) == GQ_EUNSUP, "a CPU context has no stream to set");
+  tap_ok(strcmp(gq_version(), PACKAGE_VERSION) == 0, "gq_version() is %s", gq_version());
   gq_context_free(ctx);
   gq_context_free(NULL);
   return tap_done();

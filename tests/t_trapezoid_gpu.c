@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "../src/gpuquad.h"
+#ifdef HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 #include "exact_sum.h"
 #include "tap.h"
 
@@ -80,6 +83,23 @@ int main(void)
     }
     tap_ok(same, "six runs agree to 1 ulp (%.17g)", r1.result);
   }
+
+#ifdef HAVE_CUDA
+  /* A caller's stream: the same result, and back to the context's own. */
+  {
+    cudaStream_t stream;
+    cur = gq_integrand_builtin("gauss");
+    gq_trapezoid_result own, theirs;
+    gq_integrate_trapezoid(gpu, cur, -3, 3, 10000001, GQ_PRECISION_DOUBLE, &own);
+    const int made = cudaStreamCreate(&stream) == cudaSuccess;
+    const int set = made && gq_context_set_stream(gpu, stream) == GQ_SUCCESS;
+    gq_integrate_trapezoid(gpu, cur, -3, 3, 10000001, GQ_PRECISION_DOUBLE, &theirs);
+    tap_ok(set && theirs.result == own.result, "on the caller's stream: %.17g", theirs.result);
+    tap_ok(gq_context_set_stream(gpu, NULL) == GQ_SUCCESS, "back to the context's stream");
+    if (made)
+      cudaStreamDestroy(stream);
+  }
+#endif
 
   /* Errors on the GPU path. */
   {

@@ -61,6 +61,16 @@ void gq_context_set_jit_cache(gq_context *ctx, int enabled)
     gq_cuda_set_jit_cache(ctx->cuda, ctx->jit_cache);
 }
 
+int gq_context_set_stream(gq_context *ctx, void *stream)
+{
+  if (!ctx)
+    return gq_fail(GQ_EINVAL, "gq_context_set_stream: NULL context");
+  if (ctx->backend != GQ_BACKEND_CUDA)
+    return gq_fail(GQ_EUNSUP, "a CPU context has no CUDA stream");
+  gq_cuda_set_stream(ctx->cuda, stream);
+  return GQ_SUCCESS;
+}
+
 int gq_context_backend(const gq_context *ctx) { return ctx->backend; }
 const char *gq_context_device_name(const gq_context *ctx) { return ctx->device_name; }
 int gq_context_threads(const gq_context *ctx) { return ctx->threads; }

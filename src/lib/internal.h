@@ -91,6 +91,7 @@ void gq_cuda_close(struct gq_cuda_state *st);
 int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
 int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled);
+void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream);
 
 /* kernels/jit.cu: compile f's expression kernel for sm_<cc> with NVRTC
  * without loading it (tests; no GPU needed). */

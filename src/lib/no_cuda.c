@@ -28,3 +28,5 @@ int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint6
 }
 
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled) { (void)st; (void)enabled; }
+
+void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream) { (void)st; (void)stream; }
