@@ -172,6 +172,15 @@ static void evaluate(evaluator *ev, uint64_t i0, int count, double *out)
   }
 }
 
+/* Block blk of the count points from p->first: evaluated into out; returns
+ * how many points it holds (BLOCK, or fewer for the last). */
+static int evaluate_block(evaluator *ev, uint64_t blk, uint64_t count, double *out)
+{
+  const int cnt = (int)(count - blk * BLOCK < BLOCK ? count - blk * BLOCK : BLOCK);
+  evaluate(ev, ev->p->first + blk * BLOCK, cnt, out);
+  return cnt;
+}
+
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
   (void)ctx;
@@ -200,9 +209,7 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2]
     for (uint64_t blk = 0; blk < nblocks; blk++) {
       if (failed)
         continue;
-      const uint64_t i0 = p->first + blk * BLOCK;
-      const int cnt = (int)(count - blk * BLOCK < BLOCK ? count - blk * BLOCK : BLOCK);
-      evaluate(&ev, i0, cnt, buf);
+      const int cnt = evaluate_block(&ev, blk, count, buf);
       accumulate(&acc, buf, cnt);
     }
     evaluator_close(&ev);
@@ -252,8 +259,7 @@ int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t 
       if (failed)
         continue;
       const uint64_t i0 = p->first + blk * BLOCK;
-      const int cnt = (int)(count - blk * BLOCK < BLOCK ? count - blk * BLOCK : BLOCK);
-      evaluate(&ev, i0, cnt, buf);
+      const int cnt = evaluate_block(&ev, blk, count, buf);
       for (int k = 0; k < cnt; k++)
         if (!isfinite(buf[k])) {
           bad++;
