@@ -40,8 +40,8 @@ expect_usage "b - a overflows" "overflows" --f=atan --a=-1e308 --b=1e308 --n=10 
 expect_usage "interval too small" "too small" --f=atan --a=1 --b=1.0000000000000002 --n=1000 --device=cpu
 
 # --device=cuda with no usable device: hide the GPUs where there are some.
-CUDA_VISIBLE_DEVICES= expect_usage "--device=cuda without a GPU" "--device=cuda: no CUDA device" --device=cuda --n=100
-CUDA_VISIBLE_DEVICES= expect_usage "--device=cuda:3 without a GPU" "no CUDA device" --device=cuda:3 --n=100
+CUDA_VISIBLE_DEVICES= expect_usage "--device=cuda without a GPU" "--device=cuda: \(no CUDA device\|this gpuquad was built without CUDA\)" --device=cuda --n=100
+CUDA_VISIBLE_DEVICES= expect_usage "--device=cuda:3 without a GPU" "\(no CUDA device\|built without CUDA\)" --device=cuda:3 --n=100
 
 # A check that fails: on [0, 99 pi] with h = pi every node is a zero of sin,
 # so T = 0 while the integral is 2 (aliasing the error estimate cannot see).
