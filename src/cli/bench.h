@@ -74,6 +74,11 @@ int gqb_run(gqb_device *dev, int method, gqb_type type, gqb_op op, size_t n, gqb
 int gqb_time(gqb_device *dev, int method, gqb_type type, gqb_op op, size_t n, int reps, double *us,
              char *err, size_t errlen);
 
+/* A host call (the production path, which returns its result to the host)
+ * timed like gqb_time: call(arg) returns a GQ_* status. */
+int gqb_time_call(gqb_device *dev, int (*call)(void *arg), void *arg, int reps, double *us, char *err,
+                  size_t errlen);
+
 /* A copy kernel over bytes of the data buffer into a second buffer, timed
  * like gqb_time: us[reps].  It moves 2 * bytes. */
 int gqb_copy_time(gqb_device *dev, size_t bytes, int reps, double *us, char *err, size_t errlen);

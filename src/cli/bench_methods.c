@@ -68,8 +68,8 @@ const char *gqb_method_not_applicable(int id, gqb_type type, gqb_op op)
       return "cuBLAS has no min/max of values (I?amax returns an index of max |x|)";
     return NULL;
   }
-  if (op == GQB_ARGMAX && id != 12 && id != 13 && id != 14 && id != 17)
-    return "argmax (no native atomic) is built for the generic combines 12-14 and CUB only";
+  if (op == GQB_ARGMAX && (id < 12 || id > 15) && id != 17)
+    return "argmax (no native atomic) is built for the generic combines 12-15 and CUB only";
   if ((id == 9 || id == 10 || id == 16) && floating && op != GQB_SUM)
     return "no native atomicMin/atomicMax for float or double (method 13 combines any operator)";
   return NULL;
