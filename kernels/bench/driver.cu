@@ -174,9 +174,9 @@ static int open_device(gqb_device *dev, int device, size_t max_n, char *err, siz
 {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-    return fail(GQ_ENODEV, err, errlen, "cuda", "no CUDA device");
+    return fail(GQ_ENODEV, err, errlen, "no CUDA device", "none is visible");
   if (device < 0 || device >= count)
-    return fail(GQ_ENODEV, err, errlen, "cuda", "no such CUDA device");
+    return fail(GQ_ENODEV, err, errlen, "no CUDA device", "no such device number");
   cudaDeviceProp prop;
   DRIVER_TRY(cudaSetDevice(device), "cudaSetDevice");
   DRIVER_TRY(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");

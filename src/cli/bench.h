@@ -66,7 +66,8 @@ const void *gqb_device_data(const gqb_device *dev);
 int gqb_generate(gqb_device *dev, gqb_type type, size_t n, void *h_copy, char *err, size_t errlen);
 
 /* One run of a method on the data; *depth is an upper bound on the height of
- * its addition tree (the bound the floating-point check uses). */
+ * its addition tree (the bound the floating-point check uses), or 0 where the
+ * method's insides are not known (the libraries). */
 int gqb_run(gqb_device *dev, int method, gqb_type type, gqb_op op, size_t n, gqb_value *result,
             uint64_t *depth, char *err, size_t errlen);
 

@@ -62,6 +62,9 @@ const char *gqb_method_not_applicable(int id, gqb_type type, gqb_op op)
 #endif
   }
   if (id == 18) {
+#ifndef HAVE_CUBLAS
+    return "this gpuquad was built without cuBLAS";
+#endif
     if (!floating)
       return "cuBLAS has no integer reductions";
     if (op != GQB_SUM)

@@ -29,6 +29,12 @@ double gqb_gamma(uint64_t h, double u)
   return hu < 1.0 ? hu / (1.0 - hu) : INFINITY;
 }
 
+uint64_t gqb_opaque_depth(uint64_t n, int sms)
+{
+  const uint64_t first = 32 * (uint64_t)(sms > 0 ? sms : 1);
+  return (n + first - 1) / first + 64;
+}
+
 static void reference_integers(gqb_reference *r, const void *x, size_t n, int wide)
 {
   const int32_t *x32 = x;

@@ -43,6 +43,13 @@ double gqb_unit_roundoff(gqb_type type);
 /* gamma_h = h u / (1 - h u); +inf when h u >= 1 (no bound). */
 double gqb_gamma(uint64_t h, double u);
 
+/* The tree height assumed for a method whose insides we cannot see (CUB,
+ * cuBLAS, the production path): a first level of at least one warp per
+ * multiprocessor, each thread folding its elements one after another, then at
+ * most 64 levels.  CUB's first level has 256 threads or more per
+ * multiprocessor.  gqb_run reports depth 0 for these. */
+uint64_t gqb_opaque_depth(uint64_t n, int sms);
+
 /* 1 if `got` is the right result of `op` for `ref`, else 0.  For floating sums
  * *error = |got - ref->sum| and *bound is the tolerance for a tree of height
  * depth; for everything else both are 0. */
