@@ -342,8 +342,10 @@ static int bench_all(bench_run *b)
   for (int k = 0; k < o->nsizes; k++)
     if (o->sizes[k] > max_n)
       max_n = o->sizes[k];
-  /* The copy probe needs a buffer far larger than L2: at least 2^26 doubles. */
-  const uint64_t buffer_n = max_n > (UINT64_C(1) << 26) ? max_n : UINT64_C(1) << 26;
+  /* The copy probe needs a buffer far larger than L2: at least 2^26 doubles.
+   * --reps=0 times nothing, so it has no probe either. */
+  const uint64_t floor_n = o->reps > 0 ? UINT64_C(1) << 26 : 1;
+  const uint64_t buffer_n = max_n > floor_n ? max_n : floor_n;
   char err[256];
   int status = gqb_device_open(o->device, buffer_n, &b->dev, err, sizeof err);
   if (status == GQ_ENODEV)
@@ -354,28 +356,33 @@ static int bench_all(bench_run *b)
   if ((status = gq_context_open(&b->production, o->device)) != GQ_SUCCESS)
     return bench_error(cli_exit_status(status), "gq_context_open: %s", gq_last_error());
 #endif
-  const int probe_reps = o->reps > 0 ? o->reps : 5;
-  double *us = malloc((size_t)(probe_reps > 1 ? probe_reps : 1) * sizeof *us);
+  double *us = malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *us);
   void *h_data = malloc(max_n * sizeof(double));
   if (!us || !h_data) {
     free(us);
     free(h_data);
     return bench_error(EXIT_RUNTIME, "out of host memory for %llu elements", (unsigned long long)max_n);
   }
-  const size_t copy_bytes = buffer_n * sizeof(double);
-  status = gqb_copy_time(b->dev, copy_bytes, probe_reps, us, err, sizeof err);
+  printf("device: %s, %d multiprocessors\n", gqb_device_name(b->dev), gqb_device_sms(b->dev));
   int rc = EXIT_OK;
-  if (status != GQ_SUCCESS) {
-    rc = bench_error(cli_exit_status(status), "%s", err);
+  if (o->reps > 0) {
+    const size_t copy_bytes = buffer_n * sizeof(double);
+    status = gqb_copy_time(b->dev, copy_bytes, o->reps, us, err, sizeof err);
+    if (status != GQ_SUCCESS) {
+      rc = bench_error(cli_exit_status(status), "%s", err);
+    } else {
+      bench_row probe = {0};
+      summarise(us, o->reps, &probe);
+      b->copy_gbps = 2.0 * (double)copy_bytes / (probe.median_us * 1e3);
+      printf("copy kernel: %.1f GB/s (read + write, %.0f MiB each way)\n", b->copy_gbps,
+             (double)copy_bytes / 1048576.0);
+      printf("timing: CUDA events, median of %d runs after 2 warm-ups\n", o->reps);
+    }
   } else {
-    bench_row probe = {0};
-    summarise(us, probe_reps, &probe);
-    b->copy_gbps = 2.0 * (double)copy_bytes / (probe.median_us * 1e3);
-    printf("device: %s, %d multiprocessors\n", gqb_device_name(b->dev), gqb_device_sms(b->dev));
-    printf("copy kernel: %.1f GB/s (read + write, %.0f MiB each way, median of %d)\n", b->copy_gbps,
-           (double)copy_bytes / 1048576.0, probe_reps);
-    printf("timing: CUDA events, median of %d runs after 2 warm-ups%s\n\n", o->reps,
-           o->reps ? "" : " (--reps=0: verification only)");
+    printf("--reps=0: verification only, nothing timed\n");
+  }
+  if (rc == EXIT_OK) {
+    putchar('\n');
     bench_table_header(stdout);
   }
   for (int t = 0; rc == EXIT_OK && t < o->ntypes; t++)
