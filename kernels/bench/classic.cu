@@ -153,29 +153,14 @@ template <int BLOCK_, class T, class Op> __global__ void __launch_bounds__(BLOCK
     out[blockIdx.x] = v;
 }
 
-// Relaunch `kernel` on the partials until one value remains; the last launch
-// writes the result.  Each launch is a tree of log2(BLOCK) levels (+1 for the
-// add during the load).
-template <class T, class Op, class Kernel>
-Error passes(Kernel kernel, int per_thread, Job &job)
+// Methods 1-6: BLOCK (or 2 BLOCK) elements per block and launch, relaunched
+// on the partials (thread_reduce.cuh); each launch is a tree of log2(BLOCK)
+// levels, +1 for the add during the load.
+template <class T, class Op, class Kernel> Error passes(Kernel kernel, int per_thread, Job &job)
 {
-  const T *src = static_cast<const T *>(job.in);
-  long long count = job.n;
-  const long long per_block = (long long)BLOCK * per_thread;
-  int pass = 0;
-  do {
-    const long long grid = (count + per_block - 1) / per_block;
-    if (grid > 1 && grid > job.partial_capacity)
-      return "too many partials for the scratch buffer";
-    T *dst = grid == 1 ? static_cast<T *>(job.out) : static_cast<T *>(job.partials[pass & 1]);
-    kernel<<<(unsigned)grid, BLOCK, BLOCK * sizeof(T), job.stream>>>(src, dst, count, Op());
-    GQB_LAUNCHED();
-    src = dst;
-    count = grid;
-    pass++;
-  } while (count > 1);
-  job.depth = (unsigned long long)pass * (log2_ceil(BLOCK) + (per_thread == 2));
-  return nullptr;
+  const unsigned long long levels = log2_ceil(BLOCK) + (per_thread == 2);
+  return relaunch_until_one<T, Op>(kernel, (long long)BLOCK * per_thread, BLOCK * sizeof(T), job,
+                                   [=](long long, long long) { return levels; });
 }
 
 } // namespace

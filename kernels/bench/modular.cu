@@ -46,24 +46,8 @@ template <class T, class Op, class Kernel> Error atomic_launch(Kernel kernel, in
 // until one block remains.
 template <class T, class Op> Error multi_pass(Job &job)
 {
-  const T *src = static_cast<const T *>(job.in);
-  long long count = job.n;
-  constexpr long long TILE = (long long)BLOCK * ITEMS;
-  int pass = 0;
-  job.depth = 0;
-  do {
-    const long long grid = (count + TILE - 1) / TILE;
-    if (grid > 1 && grid > job.partial_capacity)
-      return "too many partials for the scratch buffer";
-    T *dst = grid == 1 ? static_cast<T *>(job.out) : static_cast<T *>(job.partials[pass & 1]);
-    block_partials<T, Op><<<(unsigned)grid, BLOCK, 0, job.stream>>>(src, dst, count, Op());
-    GQB_LAUNCHED();
-    job.depth += stride_depth(count, grid);
-    src = dst;
-    count = grid;
-    pass++;
-  } while (count > 1);
-  return nullptr;
+  return relaunch_until_one<T, Op>(block_partials<T, Op>, (long long)BLOCK * ITEMS, 0, job,
+                                   [](long long count, long long grid) { return stride_depth(count, grid); });
 }
 
 } // namespace

@@ -81,5 +81,30 @@ template <class T, class Op, class Kernel> Error partials_then_one_block(Kernel 
   return nullptr;
 }
 
+// Methods 1-6 and 11: launch `kernel` with one block per per_block
+// elements, then again on its partials, until one value remains; the last
+// launch writes the result.  depth(count, grid) is the height one launch adds.
+template <class T, class Op, class Kernel, class Depth>
+Error relaunch_until_one(Kernel kernel, long long per_block, size_t shared_bytes, Job &job, Depth depth)
+{
+  const T *src = static_cast<const T *>(job.in);
+  long long count = job.n;
+  int pass = 0;
+  job.depth = 0;
+  do {
+    const long long grid = (count + per_block - 1) / per_block;
+    if (grid > 1 && grid > job.partial_capacity)
+      return "too many partials for the scratch buffer";
+    T *dst = grid == 1 ? static_cast<T *>(job.out) : static_cast<T *>(job.partials[pass & 1]);
+    kernel<<<(unsigned)grid, BLOCK, shared_bytes, job.stream>>>(src, dst, count, Op());
+    GQB_LAUNCHED();
+    job.depth += depth(count, grid);
+    src = dst;
+    count = grid;
+    pass++;
+  } while (count > 1);
+  return nullptr;
+}
+
 } // namespace gqb
 #endif
