@@ -251,8 +251,13 @@ static int measure(bench_run *b, bench_row *r, const gqb_reference *ref, double 
   double error, bound;
   if (!gqb_verify(ref, r->op, &got, depth, &error, &bound)) {
     r->status = BENCH_FAILED;
-    if (r->type == GQB_INT32 || r->type == GQB_INT64)
-      snprintf(r->detail, sizeof r->detail, "got %lld", (long long)got.i);
+    if (r->type == GQB_INT32 || r->type == GQB_INT64) {
+      const long long want = r->op == GQB_MIN   ? (long long)ref->imin
+                             : r->op == GQB_MAX ? (long long)ref->imax
+                             : r->type == GQB_INT32 ? (long long)(int32_t)(uint32_t)ref->sum_bits
+                                                    : (long long)ref->sum_bits;
+      snprintf(r->detail, sizeof r->detail, "got %lld, want %lld", (long long)got.i, want);
+    }
     else if (r->op == GQB_SUM)
       snprintf(r->detail, sizeof r->detail, "got %.17g, error %.3g > bound %.3g (depth %llu)", got.f, error, bound,
                (unsigned long long)depth);
