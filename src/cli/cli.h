@@ -74,4 +74,8 @@ void json_end(json_writer *w);
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
 
+/* ---- gpuquad bench (cmd_bench.c) ------------------------------------------ */
+int cmd_bench(int argc, char **argv, int first);
+void usage_bench(FILE *out);
+
 #endif

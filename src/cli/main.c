@@ -13,6 +13,7 @@ static void usage(FILE *out)
         "\n"
         "Commands:\n"
         "  integrate   composite trapezoid rule (the default command)\n"
+        "  bench       every reduction method, verified and timed side by side (GPU)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "\n",
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
   if (argc > 1 && argv[1][0] != '-') {
     if (strcmp(argv[1], "integrate") == 0)
       first = 2;
+    else if (strcmp(argv[1], "bench") == 0) /* gpuquad bench */
+      return cmd_bench(argc, argv, 2);
     else if (strcmp(argv[1], "help") == 0) {
       usage(stdout);
       return EXIT_OK;

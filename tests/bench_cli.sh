@@ -1,0 +1,73 @@
+# bench_cli.sh — `gpuquad bench` without a GPU: --help, --list, argument
+# errors (one line "gpuquad bench: ..." on stderr, exit 2), gnuplot looked up
+# at run time, and a clean exit 2 where there is no CUDA (device).
+. "$TESTS_SRC/tap.sh"
+
+run "$GPUQUAD" bench --help
+check "bench --help exits 0 with usage" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | head -1 | grep -q "^Usage: gpuquad bench"' _ "$rc" "$out"
+check "bench --help names every option" sh -c 'for o in --method= --type= --op= --n= --reps= --device= --csv= --plot= --list --help; do printf "%s\n" "$1" | grep -q -- "$o" || exit 1; done' _ "$out"
+
+run "$GPUQUAD" bench --list
+check "bench --list exits 0, nothing on stderr" sh -c '[ "$1" -eq 0 ] && [ -z "$2" ]' _ "$rc" "$err"
+check "bench --list shows 19 methods, one line each" test "$(lines "$out")" -eq 19
+for m in "1 interleaved-divergent" "5 last-warp" "10 atomic-block" "13 spin-lock" "14 last-block" "15 cooperative" \
+  "17 cub" "18 cublas" "19 production"; do
+  check "bench --list shows $m" sh -c 'printf "%s\n" "$1" | grep -Eq "^ ?$2 +$3 +[a-z]"' _ "$out" "${m% *}" "${m#* }"
+done
+run "$GPUQUAD" --help
+check "gpuquad --help names the bench command" sh -c 'printf "%s\n" "$1" | grep -q "^  bench "' _ "$out"
+
+# expect_usage DESC MESSAGE-PATTERN ARGS...
+expect_usage() {
+  desc=$1 pattern=$2
+  shift 2
+  run "$GPUQUAD" bench "$@"
+  if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(lines "$err")" -eq 1 ] &&
+     printf '%s\n' "$err" | grep -q "^gpuquad bench: " && printf '%s\n' "$err" | grep -q -- "$pattern"; then
+    ok "$desc: $err"
+  else
+    not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
+  fi
+}
+expect_usage "unknown method" "--method: unknown 'nosuch'" --method=nosuch
+expect_usage "method number 0" "--method: unknown '0'" --method=0
+expect_usage "method number 20" "--method: unknown '20'" --method=1,20
+expect_usage "unknown type" "--type: unknown 'int8'" --type=int8
+expect_usage "unknown op" "--op: unknown 'mean'" --op=sum,mean
+expect_usage "--n=0" "--n=0: must be positive" --n=0
+expect_usage "--n with an empty item" "--n=: is empty" --n=1024,
+expect_usage "--n above 2^30" "--n=2^31: is too large" --n=1024,2^31
+expect_usage "--n=abc" "--n=abc: is not a number" --n=abc
+expect_usage "--reps=-1" "--reps=-1: expected a whole number" --reps=-1
+expect_usage "--reps=x" "--reps=x: expected a whole number" --reps=x
+expect_usage "--device=cpu" "--device=cpu: expected cuda or cuda:N" --device=cpu
+expect_usage "--plot=chart.pdf" "--plot=chart.pdf: the file must end in .png or .svg" --plot=chart.pdf
+expect_usage "unknown option" "unknown option '--bogus'" --bogus
+expect_usage "--csv without a value" "option '--csv' needs a value" --csv
+expect_usage "extra argument" "unexpected argument 'extra'" extra
+
+# gnuplot is found at run time: none on PATH is a one-line error ...
+mkdir "$tap_tmp/empty" "$tap_tmp/fake"
+run env PATH="$tap_tmp/empty" "$GPUQUAD" bench --plot=chart.png
+check "--plot without gnuplot on PATH: one line, exit 2" sh -c '[ "$1" -eq 2 ] && [ -z "$2" ] &&
+  [ "$3" = "gpuquad bench: --plot=chart.png: gnuplot is not on PATH" ]' _ "$rc" "$out" "$err"
+# ... and one on PATH gets past that check, to the CUDA one below.
+printf '#!/bin/sh\nexit 0\n' >"$tap_tmp/fake/gnuplot"
+chmod +x "$tap_tmp/fake/gnuplot"
+run env PATH="$tap_tmp/fake" CUDA_VISIBLE_DEVICES= "$GPUQUAD" bench --n=1024 --plot=chart.svg
+check "--plot with gnuplot on PATH reaches the device (exit 2, not about gnuplot)" \
+  sh -c '[ "$1" -eq 2 ] && ! printf "%s\n" "$2" | grep -q gnuplot' _ "$rc" "$err"
+
+# No GPU: built without CUDA, or no device visible.
+if "$GPUQUAD" --version | grep -q "CUDA backend: built in"; then
+  reason="no CUDA device"
+else
+  reason="this gpuquad was built without CUDA"
+fi
+CUDA_VISIBLE_DEVICES= expect_usage "bench without a GPU" "^gpuquad bench: $reason" --n=1024 --reps=1
+# In a CUDA build the CSV file is opened before the device.
+csv_error="--csv=/nonexistent/x.csv: cannot write"
+[ "$reason" = "no CUDA device" ] || csv_error=$reason
+CUDA_VISIBLE_DEVICES= expect_usage "--csv that cannot be written" "$csv_error" \
+  --csv=/nonexistent/x.csv
+finish
