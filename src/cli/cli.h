@@ -69,4 +69,12 @@ void json_end(json_writer *w);
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
 
+/* data reductions (cmd_dot.c, cmd_rms.c, cmd_stats.c, vectors.c) */
+int cmd_dot(int argc, char **argv, int first, double t_start_ms);
+int cmd_rms(int argc, char **argv, int first, double t_start_ms);
+int cmd_stats(int argc, char **argv, int first, double t_start_ms);
+void usage_dot(FILE *out);
+void usage_rms(FILE *out);
+void usage_stats(FILE *out);
+
 #endif
