@@ -67,8 +67,8 @@ struct SumThread {
 };
 
 struct RmsThread {
-  gq_csum sq = {0.0, 0.0};
-  double ref = 0.0, max_abs = 0.0;
+  gq_csum sq = {0.0, 0.0}, ref = {0.0, 0.0};
+  double max_abs = 0.0;
   uint64_t n = 0, nan = 0, inf = 0;
 
   template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
@@ -81,7 +81,9 @@ struct RmsThread {
     const double d2 = __dmul_rn(t.d, t.d);
     gq_csum_add(&sq, d2);
     sq.c += fma(t.d, t.d, -d2);
-    ref = fma(t.a, t.a, ref);
+    const double a2 = __dmul_rn(t.a, t.a);
+    gq_csum_add(&ref, a2);
+    ref.c += fma(t.a, t.a, -a2);
     max_abs = fmax(max_abs, fabs(t.d));
     n++;
   }
@@ -93,15 +95,16 @@ struct RmsThread {
     r.inf_count = inf;
     r.sq_diff = sq.s;
     r.sq_diff_err = sq.c;
-    r.sq_ref = ref;
+    r.sq_ref = ref.s;
+    r.sq_ref_err = ref.c;
     r.max_abs = max_abs;
     return r;
   }
 };
 
 struct StatsThread {
-  double shift = 0.0, s1 = 0.0, s2 = 0.0, abs = 0.0;
-  gq_csum sum = {0.0, 0.0};
+  double shift = 0.0, s2 = 0.0, abs = 0.0;
+  gq_csum sum = {0.0, 0.0}, s1 = {0.0, 0.0};
   double mn = INFINITY, mx = -INFINITY;
   uint64_t imin = GQ_NO_INDEX, imax = GQ_NO_INDEX, n = 0;
   uint64_t nan = 0, pinf = 0, ninf = 0;
@@ -118,7 +121,7 @@ struct StatsThread {
     }
     shift = n == 0 ? x : shift; // the thread's first value (see reduce_acc.h)
     const double d = x - shift;
-    s1 += d;
+    gq_csum_add(&s1, d);
     s2 = fma(d, d, s2);
     gq_csum_add(&sum, x);
     abs += fabs(x);

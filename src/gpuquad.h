@@ -185,7 +185,7 @@ typedef struct {
   uint64_t nan_count;      /* pairs where a - b or a is NaN                    */
   uint64_t inf_count;      /* other pairs where a - b or a is infinite         */
   double sq_diff, sq_diff_err; /* compensated sum (a_i - b_i)^2                */
-  double sq_ref;           /* sum a_i^2                                        */
+  double sq_ref, sq_ref_err; /* compensated sum a_i^2                          */
   double max_abs;          /* max |a_i - b_i|                                  */
 } gq_rms_acc;
 
@@ -204,7 +204,10 @@ typedef struct {
   uint64_t nan_count, posinf_count, neginf_count;
   uint64_t first_nan, first_posinf, first_neginf; /* indices, or GQ_NO_INDEX  */
   double sum, sum_err;     /* compensated sum of the finite values            */
-  double mean, m2;         /* mean and sum (x_i - mean)^2 (Chan's merges)     */
+  double shift, offset;    /* the mean is shift + offset: shift is one of the
+                              values, so offset keeps digits that a mean near
+                              1e7 has no room for in one double              */
+  double m2;               /* sum (x_i - mean)^2 (Chan's merges)              */
   double abs_sum;          /* sum |x_i| (L1)                                   */
   double min, max;         /* over the finite values (+Inf/-Inf when none)    */
   uint64_t argmin, argmax; /* their indices, or GQ_NO_INDEX                   */

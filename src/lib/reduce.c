@@ -163,7 +163,8 @@ int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r)
   r->inf_count = acc->inf_count;
   r->rms = acc->n > 0 ? sqrt(ss / (double)acc->n) : NAN;
   r->max_abs = acc->max_abs;
-  r->relative = acc->sq_ref > 0.0 ? sqrt(ss / acc->sq_ref) : NAN;
+  const double ref = acc->sq_ref + acc->sq_ref_err;
+  r->relative = ref > 0.0 ? sqrt(ss / ref) : NAN;
   if (policy != GQ_NAN_OMIT && acc->nan_count + acc->inf_count > 0) {
     const double v = acc->nan_count > 0 ? NAN : INFINITY;
     r->rms = r->max_abs = v;
@@ -183,7 +184,7 @@ int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result
   s->inf_count = a->posinf_count + a->neginf_count;
   s->sum = a->sum + a->sum_err;
   /* The compensated sum over n is the mean to within an ulp; Chan's mean
-   * (used for merging M2) can be a few ulp off on long inputs. */
+   * (shift + offset, used for merging M2) can be a few ulp off. */
   s->mean = a->n > 0 ? s->sum / n : NAN;
   s->var_population = a->n > 0 ? a->m2 / n : NAN;
   s->var_sample = a->n > 1 ? a->m2 / (n - 1.0) : NAN;
@@ -194,7 +195,8 @@ int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result
   s->argmin = a->n > 0 ? a->argmin : GQ_NO_INDEX;
   s->argmax = a->n > 0 ? a->argmax : GQ_NO_INDEX;
   s->l1 = a->abs_sum;
-  s->l2 = sqrt(a->m2 + n * a->mean * a->mean);
+  const double mean = a->shift + a->offset;
+  s->l2 = sqrt(a->m2 + n * mean * mean); /* sum x^2, both terms >= 0 */
   s->linf = a->n > 0 ? fmax(fabs(a->min), fabs(a->max)) : 0.0;
   if (policy != GQ_NAN_OMIT && s->nan_count + s->inf_count > 0) {
     s->n = s->total;

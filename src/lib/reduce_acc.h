@@ -14,7 +14,17 @@
  * Because K is a data point, S2 <= (n + 1) M2 (S2 = M2 + n (K - mean)^2 and
  * (K - mean)^2 <= M2), so the cancellation costs at most log2(n + 1) bits of
  * the thread's M2 and, for clustered data, almost none; it avoids a division
- * per element (Welford).
+ * per element (Welford).  S1 is a compensated sum: |S1| grows to n|K - mean|,
+ * and a plain S1 would carry n u |S1| into S1^2/n — on 1e7 +- 0.1 that is
+ * 1e-11 of the variance, against ~1e-15 compensated.  S2 sums non-negative
+ * terms, so a plain sum keeps its relative accuracy.
+ *
+ * The mean is carried as shift + offset, never as one double: near 1e7 a
+ * double mean is only good to ulp(1e7) = 2e-9, and Chan's d = meanB - meanA
+ * would carry that error into d^2 nA nB / n (1e-10 of the variance of
+ * 1e7 +- 0.1).  A merge keeps A's shift and takes
+ *     d = (shiftB - shiftA) + (offsetB - offsetA),
+ * where the first difference is exact for clustered data (Sterbenz).
  *
  * min/max ties go to the smaller index, so the merged result is the first
  * occurrence whatever the merge order.
@@ -53,7 +63,7 @@ GQ_HD void gq_sum_acc_combine(gq_sum_acc *a, const gq_sum_acc *b)
 GQ_HD void gq_rms_acc_zero(gq_rms_acc *a)
 {
   a->n = a->nan_count = a->inf_count = 0;
-  a->sq_diff = a->sq_diff_err = a->sq_ref = a->max_abs = 0.0;
+  a->sq_diff = a->sq_diff_err = a->sq_ref = a->sq_ref_err = a->max_abs = 0.0;
 }
 
 GQ_HD void gq_rms_acc_combine(gq_rms_acc *a, const gq_rms_acc *b)
@@ -62,7 +72,10 @@ GQ_HD void gq_rms_acc_combine(gq_rms_acc *a, const gq_rms_acc *b)
   gq_csum_merge(&s, t);
   a->sq_diff = s.s;
   a->sq_diff_err = s.c;
-  a->sq_ref += b->sq_ref;
+  gq_csum r = {a->sq_ref, a->sq_ref_err}, q = {b->sq_ref, b->sq_ref_err};
+  gq_csum_merge(&r, q);
+  a->sq_ref = r.s;
+  a->sq_ref_err = r.c;
   a->max_abs = b->max_abs > a->max_abs ? b->max_abs : a->max_abs;
   a->n += b->n;
   a->nan_count += b->nan_count;
@@ -74,7 +87,7 @@ GQ_HD void gq_stats_acc_zero(gq_stats_acc *a)
 {
   a->n = a->nan_count = a->posinf_count = a->neginf_count = 0;
   a->first_nan = a->first_posinf = a->first_neginf = GQ_NO_INDEX;
-  a->sum = a->sum_err = a->mean = a->m2 = a->abs_sum = 0.0;
+  a->sum = a->sum_err = a->shift = a->offset = a->m2 = a->abs_sum = 0.0;
   a->min = (double)INFINITY;
   a->max = -(double)INFINITY;
   a->argmin = a->argmax = GQ_NO_INDEX;
@@ -86,16 +99,18 @@ GQ_HD uint64_t gq_stats_acc_total(const gq_stats_acc *a)
 }
 
 /* Moments of one thread's or lane's shifted sums (see the top of the file). */
-GQ_HD void gq_stats_acc_set_moments(gq_stats_acc *a, uint64_t n, double shift, double s1, double s2)
+GQ_HD void gq_stats_acc_set_moments(gq_stats_acc *a, uint64_t n, double shift, gq_csum s1c, double s2)
 {
   a->n = n;
   if (n == 0) {
-    a->mean = a->m2 = 0.0;
+    a->shift = a->offset = a->m2 = 0.0;
     return;
   }
+  const double s1 = gq_csum_value(s1c);
   const double q = s1 / (double)n;
   const double m2 = s2 - s1 * q;
-  a->mean = shift + q;
+  a->shift = shift;
+  a->offset = q;
   a->m2 = m2 > 0.0 ? m2 : 0.0;
 }
 
@@ -105,12 +120,13 @@ GQ_HD void gq_stats_acc_combine(gq_stats_acc *a, const gq_stats_acc *b)
 {
   if (b->n > 0) {
     if (a->n == 0) {
-      a->mean = b->mean;
+      a->shift = b->shift;
+      a->offset = b->offset;
       a->m2 = b->m2;
     } else {
       const double na = (double)a->n, nb = (double)b->n, n = na + nb;
-      const double d = b->mean - a->mean;
-      a->mean += d * (nb / n);
+      const double d = (b->shift - a->shift) + (b->offset - a->offset);
+      a->offset += d * (nb / n);
       a->m2 += b->m2 + d * d * (na * (nb / n));
     }
   }

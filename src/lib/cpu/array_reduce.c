@@ -37,11 +37,11 @@ enum {
 #endif
 
 typedef struct {
-  double s[LANES], c[LANES], abs[LANES], ref[LANES], max[LANES];
+  double s[LANES], c[LANES], abs[LANES], ref[LANES], ref_c[LANES], max[LANES];
 } sum_lanes;
 
 typedef struct {
-  double shift[LANES], s1[LANES], s2[LANES], s[LANES], c[LANES], abs[LANES];
+  double shift[LANES], s1[LANES], s1_c[LANES], s2[LANES], s[LANES], c[LANES], abs[LANES];
   double min[LANES], max[LANES];
   uint64_t n[LANES], imin[LANES], imax[LANES];
 } stats_lanes;
@@ -84,7 +84,9 @@ GQ_CLONES static void rms_block(sum_lanes *restrict L, const double *restrict a,
       const double s = L->s[l] + t, bp = s - L->s[l], ap = s - bp;
       L->c[l] += ((L->s[l] - ap) + (t - bp)) + e;
       L->s[l] = s;
-      L->ref[l] += a[k + l] * a[k + l];
+      const double r = a[k + l] * a[k + l], rs = L->ref[l] + r, rb = rs - L->ref[l], ra = rs - rb;
+      L->ref_c[l] += ((L->ref[l] - ra) + (r - rb)) + fma(a[k + l], a[k + l], -r);
+      L->ref[l] = rs;
       L->max[l] = fabs(d) > L->max[l] ? fabs(d) : L->max[l];
     }
   }
@@ -95,7 +97,10 @@ GQ_CLONES static void rms_block(sum_lanes *restrict L, const double *restrict a,
     gq_csum_add(&acc, t);
     L->s[l] = acc.s;
     L->c[l] = acc.c + fma(d, d, -t);
-    L->ref[l] += a[k] * a[k];
+    gq_csum ref = {L->ref[l], L->ref_c[l]};
+    gq_csum_add(&ref, a[k] * a[k]);
+    L->ref[l] = ref.s;
+    L->ref_c[l] = ref.c + fma(a[k], a[k], -(a[k] * a[k]));
     L->max[l] = fabs(d) > L->max[l] ? fabs(d) : L->max[l];
   }
 }
@@ -109,7 +114,9 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
     for (int l = 0; l < LANES; l++) {
       const double v = x[k + l], d = v - L->shift[l];
       const uint64_t i = index + (uint64_t)(k + l);
-      L->s1[l] += d;
+      const double t = L->s1[l] + d, tb = t - L->s1[l], ta = t - tb;
+      L->s1_c[l] += (L->s1[l] - ta) + (d - tb);
+      L->s1[l] = t;
       L->s2[l] += d * d;
       const double s = L->s[l] + v, bp = s - L->s[l], ap = s - bp;
       L->c[l] += (L->s[l] - ap) + (v - bp);
@@ -133,7 +140,10 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
     gq_csum_add(&acc, v);
     L->s[l] = acc.s;
     L->c[l] = acc.c;
-    L->s1[l] += d;
+    gq_csum s1 = {L->s1[l], L->s1_c[l]};
+    gq_csum_add(&s1, d);
+    L->s1[l] = s1.s;
+    L->s1_c[l] = s1.c;
     L->s2[l] += d * d;
     L->abs[l] += fabs(v);
     if (v < L->min[l]) {
@@ -166,8 +176,8 @@ static void classify_range(const gq_array_reduce *p, size_t lo, size_t hi, gq_re
   if (p->kind == GQ_REDUCE_STATS) {
     gq_stats_acc *s = &out->stats;
     gq_stats_acc_zero(s);
-    double shift = 0.0, s1 = 0.0, s2 = 0.0;
-    gq_csum sum = gq_csum_zero();
+    double shift = 0.0, s2 = 0.0;
+    gq_csum sum = gq_csum_zero(), s1 = gq_csum_zero();
     uint64_t n = 0;
     for (size_t i = lo; i < hi; i++) {
       const double v = load(p, p->x, i);
@@ -186,7 +196,7 @@ static void classify_range(const gq_array_reduce *p, size_t lo, size_t hi, gq_re
         if (n == 0)
           shift = v;
         n++;
-        s1 += v - shift;
+        gq_csum_add(&s1, v - shift);
         s2 += (v - shift) * (v - shift);
         gq_csum_add(&sum, v);
         s->abs_sum += fabs(v);
@@ -217,7 +227,10 @@ static void classify_range(const gq_array_reduce *p, size_t lo, size_t hi, gq_re
         r->n++;
         gq_csum_add(&ss, d * d);
         ss.c += fma(d, d, -(d * d));
-        r->sq_ref += a * a;
+        gq_csum ref = {r->sq_ref, r->sq_ref_err};
+        gq_csum_add(&ref, a * a);
+        r->sq_ref = ref.s;
+        r->sq_ref_err = ref.c + fma(a, a, -(a * a));
         r->max_abs = fmax(r->max_abs, fabs(d));
       }
     }
@@ -256,7 +269,8 @@ static void lanes_to_acc(const gq_array_reduce *p, const sum_lanes *L, const sta
     if (p->kind == GQ_REDUCE_STATS) {
       gq_stats_acc *s = &lane.stats;
       gq_stats_acc_zero(s);
-      gq_stats_acc_set_moments(s, S->n[l], S->shift[l], S->s1[l], S->s2[l]);
+      const gq_csum s1 = {S->s1[l], S->s1_c[l]};
+      gq_stats_acc_set_moments(s, S->n[l], S->shift[l], s1, S->s2[l]);
       s->sum = S->s[l];
       s->sum_err = S->c[l];
       s->abs_sum = S->abs[l];
@@ -271,6 +285,7 @@ static void lanes_to_acc(const gq_array_reduce *p, const sum_lanes *L, const sta
       r->sq_diff = L->s[l];
       r->sq_diff_err = L->c[l];
       r->sq_ref = L->ref[l];
+      r->sq_ref_err = L->ref_c[l];
       r->max_abs = L->max[l];
       gq_rms_acc_combine(&out->rms, r);
     } else {
