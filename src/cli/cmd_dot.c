@@ -71,7 +71,7 @@ int cmd_dot(int argc, char **argv, int first, double t0)
   double dot;
   const int finished = gq_sum_finish(&acc.sum, run.nan, &dot);
   rc = vec_nan_report(&run, finished, acc.sum.nan_count,
-                      acc.sum.posinf_count + acc.sum.neginf_count, o.json);
+                      acc.sum.posinf_count + acc.sum.neginf_count);
   if (rc != EXIT_OK)
     goto out;
 

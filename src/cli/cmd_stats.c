@@ -144,17 +144,17 @@ int cmd_stats(int argc, char **argv, int first, double t0)
   if (rc != EXIT_OK)
     return rc;
   gq_stats_result s;
+  if (o.check && run.nan == GQ_NAN_PROPAGATE && acc.stats.nan_count + acc.stats.posinf_count + acc.stats.neginf_count) {
+    rc = cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (GSL does not propagate them alike)");
+    goto out;
+  }
   const int finished = gq_stats_finish(&acc.stats, run.nan, &s);
-  rc = vec_nan_report(&run, finished, s.nan_count, s.inf_count, o.json);
+  rc = vec_nan_report(&run, finished, s.nan_count, s.inf_count);
   if (rc != EXIT_OK)
     goto out;
   stats_ref ref;
   int passed = 1;
   if (o.check) {
-    if (s.nan_count + s.inf_count > 0 && run.nan == GQ_NAN_PROPAGATE) {
-      rc = cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (GSL does not propagate them alike)");
-      goto out;
-    }
     if (reference(&run, run.nan, &ref) != 0) {
       rc = cli_error(EXIT_RUNTIME, "out of host memory for the reference");
       goto out;

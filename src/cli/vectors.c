@@ -221,7 +221,7 @@ int vec_reduce(vec_kind kind, const vec_options *o, const char *const *paths, in
   int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
   if (rc != EXIT_OK)
     return rc;
-  rc = cli_open_context(o->device ? o->device : "auto", o->json, ctx);
+  rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
   if (rc != EXIT_OK)
     return rc;
   if (kind == VEC_STATS)
@@ -260,14 +260,14 @@ void vec_run_free(vec_run *run)
   run->h_x = run->h_y = NULL;
 }
 
-int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count, int quiet)
+int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count)
 {
   const char *what = run->generated ? "the data" : run->inputs == 2 ? "the inputs" : run->names[0];
   if (finish_status == GQ_EDOM)
     return cli_error(EXIT_USAGE, "%s: %s; --nan=omit leaves them out", what, gq_last_error());
   if (finish_status != GQ_SUCCESS)
     return cli_error(cli_exit_status(finish_status), "%s", gq_last_error());
-  if (!quiet && run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
+  if (run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
     fprintf(stderr, "gpuquad: note: %s: %llu NaN and %llu infinite terms propagate into the results "
                     "(--nan=omit leaves them out)\n",
             what, (unsigned long long)nan_count, (unsigned long long)inf_count);

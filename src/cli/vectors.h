@@ -50,8 +50,8 @@ int vec_reduce(vec_kind kind, const vec_options *o, const char *const *paths, in
 void vec_run_free(vec_run *run);
 
 /* After finishing under the policy: the note for propagate ("...present, and
- * propagate"), or the error for --nan=error.  Returns an exit status. */
-int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count, int quiet);
+ * propagate", on stderr even with --json), or the error for --nan=error.  Returns an exit status. */
+int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count);
 
 /* The common tail of the table and the JSON object. */
 void vec_print_footer(const vec_run *run, gq_context *ctx);
