@@ -6,18 +6,6 @@
 d=$tap_tmp
 G="$GPUQUAD"
 
-# expect_bad DESC PATTERN ARGS...: exit 2, one line "gpuquad: ..." matching.
-expect_bad() {
-  desc=$1 pattern=$2
-  shift 2
-  run "$G" "$@"
-  if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(lines "$err")" -eq 1 ] &&
-     printf '%s\n' "$err" | grep -q "^gpuquad: " && printf '%s\n' "$err" | grep -q -- "$pattern"; then
-    ok "$desc: $err"
-  else
-    not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
-  fi
-}
 json_has() { printf '%s\n' "$out" | grep -q "\"$1\": $2"; }
 
 # ---- fixtures ------------------------------------------------------------
@@ -42,32 +30,32 @@ printf '\223NUMPY\001\000\020\000{descr: junk!! \n' >"$d/header.npy"
 printf '\000\000\000\000\000\000\360\077\000\000\000\000\000\000\000\100' >"$d/two.bin"
 
 # ---- bad input -------------------------------------------------------------
-expect_bad "missing file" "nosuch.npy" stats "$d/nosuch.npy" --device=cpu
-expect_bad "unreadable (a directory)" "dir.npy" stats "$d/dir.npy" --device=cpu
-expect_bad "empty text file" "empty.txt" stats "$d/empty.txt" --device=cpu
-expect_bad "empty raw file" "empty.bin: is empty" stats "$d/empty.bin" --device=cpu
-expect_bad "empty .npy file" "empty.npy" stats "$d/empty.npy" --device=cpu
-expect_bad "empty array in .npy" "zero.npy: is empty" stats "$d/zero.npy" --device=cpu
-expect_bad "truncated .npy" "truncated.npy" stats "$d/truncated.npy" --device=cpu
-expect_bad "bad magic" "magic.npy" stats "$d/magic.npy" --format=npy --device=cpu
-expect_bad "unparseable header" "header.npy" stats "$d/header.npy" --device=cpu
-expect_bad "unsupported dtype" "int.npy.*i4" stats "$d/int.npy" --device=cpu
-expect_bad "lengths differ (both named)" "a.txt has 4 elements, .*short.txt has 3" dot "$d/a.txt" "$d/short.txt" --device=cpu
-expect_bad "lengths differ, rms" "lengths differ" rms "$d/short.txt" "$d/a.txt" --device=cpu
-expect_bad "text with a non-number (the line)" "word.txt.*line 3" stats "$d/word.txt" --device=cpu
-expect_bad "--offset past the end" "two.bin" stats "$d/two.bin" --format=raw --offset=100 --device=cpu
-expect_bad "--col beyond the row" "cols.txt" stats "$d/cols.txt" --col=3 --device=cpu
-expect_bad "--nan=error" "nan.txt: 1 NaN and 1 infinite" stats "$d/nan.txt" --nan=error --device=cpu
-expect_bad "--nan=bogus" "--nan=bogus: expected propagate, omit or error" stats "$d/a.txt" --nan=bogus
-expect_bad "--format=xml" "--format=xml" stats "$d/a.txt" --format=xml
-expect_bad "--dtype=f16" "--dtype=f16" stats "$d/two.bin" --dtype=f16
-expect_bad "--gen=zipf" "--gen=zipf" stats --gen=zipf
-expect_bad "--gen with a file" "--gen replaces the input files" stats "$d/a.txt" --gen=uniform
-expect_bad "--n without --gen" "--n and --seed go with --gen" stats "$d/a.txt" --n=5
-expect_bad "dot with one file" "expected 2 input files" dot "$d/a.txt" --device=cpu
-expect_bad "both inputs on stdin" "only one input can be standard input" dot - -
-expect_bad "three files" "unexpected argument" dot "$d/a.txt" "$d/a.txt" "$d/a.txt"
-expect_bad "unknown option" "unknown option '--bogus'" rms --bogus
+expect_usage "missing file" "nosuch.npy" stats "$d/nosuch.npy" --device=cpu
+expect_usage "unreadable (a directory)" "dir.npy" stats "$d/dir.npy" --device=cpu
+expect_usage "empty text file" "empty.txt" stats "$d/empty.txt" --device=cpu
+expect_usage "empty raw file" "empty.bin: is empty" stats "$d/empty.bin" --device=cpu
+expect_usage "empty .npy file" "empty.npy" stats "$d/empty.npy" --device=cpu
+expect_usage "empty array in .npy" "zero.npy: is empty" stats "$d/zero.npy" --device=cpu
+expect_usage "truncated .npy" "truncated.npy" stats "$d/truncated.npy" --device=cpu
+expect_usage "bad magic" "magic.npy" stats "$d/magic.npy" --format=npy --device=cpu
+expect_usage "unparseable header" "header.npy" stats "$d/header.npy" --device=cpu
+expect_usage "unsupported dtype" "int.npy.*i4" stats "$d/int.npy" --device=cpu
+expect_usage "lengths differ (both named)" "a.txt has 4 elements, .*short.txt has 3" dot "$d/a.txt" "$d/short.txt" --device=cpu
+expect_usage "lengths differ, rms" "lengths differ" rms "$d/short.txt" "$d/a.txt" --device=cpu
+expect_usage "text with a non-number (the line)" "word.txt.*line 3" stats "$d/word.txt" --device=cpu
+expect_usage "--offset past the end" "two.bin" stats "$d/two.bin" --format=raw --offset=100 --device=cpu
+expect_usage "--col beyond the row" "cols.txt" stats "$d/cols.txt" --col=3 --device=cpu
+expect_usage "--nan=error" "nan.txt: 1 NaN and 1 infinite" stats "$d/nan.txt" --nan=error --device=cpu
+expect_usage "--nan=bogus" "--nan=bogus: expected propagate, omit or error" stats "$d/a.txt" --nan=bogus
+expect_usage "--format=xml" "--format=xml" stats "$d/a.txt" --format=xml
+expect_usage "--dtype=f16" "--dtype=f16" stats "$d/two.bin" --dtype=f16
+expect_usage "--gen=zipf" "--gen=zipf" stats --gen=zipf
+expect_usage "--gen with a file" "--gen replaces the input files" stats "$d/a.txt" --gen=uniform
+expect_usage "--n without --gen" "--n and --seed go with --gen" stats "$d/a.txt" --n=5
+expect_usage "dot with one file" "expected 2 input files" dot "$d/a.txt" --device=cpu
+expect_usage "both inputs on stdin" "only one input can be standard input" dot - -
+expect_usage "three files" "unexpected argument" dot "$d/a.txt" "$d/a.txt" "$d/a.txt"
+expect_usage "unknown option" "unknown option '--bogus'" rms --bogus
 
 # ---- results ----------------------------------------------------------------
 run "$G" dot "$d/a.txt" "$d/b.txt" --device=cpu --check --json
@@ -114,7 +102,7 @@ check "propagate: says so on stderr, one line" sh -c '[ "$(printf "%s\n" "$1" | 
 run "$G" stats "$d/nan.txt" --device=cpu --nan=omit --check --json
 check "omit: sum 9 over 3 values, checked" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"sum\": 9," && printf "%s\n" "$1" | grep -q "\"n\": 3,"' _ "$out" "$rc"
 check "omit: no note" test -z "$err"
-expect_bad "--check with NaN under propagate" "needs --nan=omit" stats "$d/nan.txt" --device=cpu --check
+expect_usage "--check with NaN under propagate" "needs --nan=omit" stats "$d/nan.txt" --device=cpu --check
 run "$G" dot "$d/nan.txt" "$d/nan.txt" --device=cpu --nan=omit --json
 check "dot, omit: 1 + 9 + 25 = 35" json_has dot "35,"
 

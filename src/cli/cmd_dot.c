@@ -50,23 +50,12 @@ static double reference(const vec_run *run, size_t n, gq_nan_policy nan, double 
 
 int cmd_dot(int argc, char **argv, int first, double t0)
 {
-  vec_options o = {0};
-  cli_option opts[VEC_OPTION_COUNT];
-  vec_cli_options(&o, opts);
-  const char *paths[2];
-  int npaths;
-  char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, 2, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (o.help) {
-    usage_dot(stdout);
-    return EXIT_OK;
-  }
+  vec_options o;
   gq_context *ctx;
   vec_run run;
   vec_acc acc;
-  int rc = vec_reduce(VEC_DOT, &o, paths, npaths, t0, &ctx, &run, &acc);
-  if (rc != EXIT_OK)
+  int rc = vec_command(VEC_DOT, argc, argv, first, t0, usage_dot, &o, &ctx, &run, &acc);
+  if (!ctx)
     return rc;
   double dot;
   const int finished = gq_sum_finish(&acc.sum, run.nan, &dot);

@@ -51,23 +51,12 @@ static void reference(const vec_run *run, gq_nan_policy nan, gq_rms_result *r)
 
 int cmd_rms(int argc, char **argv, int first, double t0)
 {
-  vec_options o = {0};
-  cli_option opts[VEC_OPTION_COUNT];
-  vec_cli_options(&o, opts);
-  const char *paths[2];
-  int npaths;
-  char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, 2, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (o.help) {
-    usage_rms(stdout);
-    return EXIT_OK;
-  }
+  vec_options o;
   gq_context *ctx;
   vec_run run;
   vec_acc acc;
-  int rc = vec_reduce(VEC_RMS, &o, paths, npaths, t0, &ctx, &run, &acc);
-  if (rc != EXIT_OK)
+  int rc = vec_command(VEC_RMS, argc, argv, first, t0, usage_rms, &o, &ctx, &run, &acc);
+  if (!ctx)
     return rc;
   gq_rms_result r;
   const int finished = gq_rms_finish(&acc.rms, run.nan, &r);

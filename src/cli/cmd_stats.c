@@ -125,23 +125,12 @@ static void print_index(const char *label, double v, uint64_t i)
 
 int cmd_stats(int argc, char **argv, int first, double t0)
 {
-  vec_options o = {0};
-  cli_option opts[VEC_OPTION_COUNT];
-  vec_cli_options(&o, opts);
-  const char *paths[1];
-  int npaths;
-  char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, 1, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (o.help) {
-    usage_stats(stdout);
-    return EXIT_OK;
-  }
+  vec_options o;
   gq_context *ctx;
   vec_run run;
   vec_acc acc;
-  int rc = vec_reduce(VEC_STATS, &o, paths, npaths, t0, &ctx, &run, &acc);
-  if (rc != EXIT_OK)
+  int rc = vec_command(VEC_STATS, argc, argv, first, t0, usage_stats, &o, &ctx, &run, &acc);
+  if (!ctx)
     return rc;
   gq_stats_result s;
   if (o.check && run.nan == GQ_NAN_PROPAGATE && acc.stats.nan_count + acc.stats.posinf_count + acc.stats.neginf_count) {

@@ -207,11 +207,24 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
   return EXIT_OK;
 }
 
-int vec_reduce(vec_kind kind, const vec_options *o, const char *const *paths, int npaths, double t0,
-               gq_context **ctx, vec_run *run, vec_acc *acc)
+int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
+                vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc)
 {
   memset(run, 0, sizeof *run);
+  memset(o, 0, sizeof *o);
   *ctx = NULL;
+  cli_option opts[VEC_OPTION_COUNT];
+  vec_cli_options(o, opts);
+  const char *paths[2];
+  int npaths;
+  char err[256];
+  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err,
+                sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (o->help) {
+    usage(stdout);
+    return EXIT_OK;
+  }
   run->inputs = kind == VEC_STATS ? 1 : 2;
   for (int i = 0; i < npaths && i < 2; i++)
     run->names[i] = paths[i];

@@ -42,11 +42,13 @@ typedef struct {
   double *h_x, *h_y;      /* with --check: the data on the host, as f64   */
 } vec_run;
 
-/* Parse the options, open the context, load or generate, reduce.  Returns
- * an exit status (printing the one-line error); on EXIT_OK *ctx is open and
- * run/acc are filled. */
-int vec_reduce(vec_kind kind, const vec_options *o, const char *const *paths, int npaths, double t0,
-               gq_context **ctx, vec_run *run, vec_acc *acc);
+/* The start every data command shares: parse argv[first..] (the options and
+ * the input paths), print --help with usage, open the context, load or
+ * generate, reduce.  Returns an exit status; *ctx is NULL when the command
+ * is done (help printed, or a one-line error), else open with run/acc
+ * filled. */
+int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
+                vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc);
 void vec_run_free(vec_run *run);
 
 /* After finishing under the policy: the note for propagate ("...present, and

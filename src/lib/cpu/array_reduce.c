@@ -24,17 +24,13 @@
 #endif
 
 #include "../internal.h"
+#include "clones.h"
 
 enum {
   BLOCK = 2048, /* elements per block: two widened buffers stay in L1 */
   LANES = 8     /* independent accumulators: two AVX2 vectors         */
 };
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GQ_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GQ_CLONES
-#endif
 
 typedef struct {
   double s[LANES], c[LANES], abs[LANES], ref[LANES], ref_c[LANES], max[LANES];
