@@ -120,7 +120,9 @@ extern "C" int gq_cuda_stream(gq_cuda_state *st, gq_reduce_kind kind, gq_stream_
   // Chunk k-1, in the other buffer, is the one still in flight.
   if (status == GQ_SUCCESS)
     status = collect(st, kind, (last + 1) % 2, &flight[(last + 1) % 2], acc, info);
-  else
-    cudaStreamSynchronize(st->stream); // leave nothing running on the buffers
+  else { // leave nothing running on the buffers
+    cudaStreamSynchronize(st->copy_stream);
+    cudaStreamSynchronize(st->stream);
+  }
   return status;
 }
