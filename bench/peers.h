@@ -14,6 +14,24 @@ extern "C" {
  * result to the host).  Returns 0 on success. */
 int peer_thrust_circle(long long n, int reps, double *times_ms, double *result);
 
+/* ---- data reductions (bench_reduce) ----------------------------------------
+ * Each call does the whole job a user of the library would do and returns
+ * the result on the host (synchronous), so it can be timed like gpuquad's
+ * one-shot calls.  peer_reduce_setup allocates the handles and workspaces
+ * once, for vectors of up to n doubles. */
+int peer_reduce_setup(long long n);
+void peer_reduce_teardown(void);
+/* cuBLAS cublasDdot (host pointer mode). */
+int peer_cublas_ddot(const double *d_x, const double *d_y, long long n, double *result);
+/* CUB cub::DeviceReduce::Sum into device memory, then the copy back. */
+int peer_cub_sum(const double *d_x, long long n, double *result);
+/* rms, max |a-b| and ||a-b||/||a|| in three separate passes: CUB Sum of
+ * (a-b)^2, CUB Max of |a-b| (transform iterators, no temporary vector), and
+ * cublasDnrm2(a). */
+int peer_three_pass_rms(const double *d_a, const double *d_b, long long n, double out[3]);
+/* Host-to-device bandwidth from pinned memory, GB/s (median of 5 copies). */
+double peer_h2d_gbps(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,24 @@ struct gq_cuda_state {
   cudaEvent_t start, stop;
   gq_csum *d_acc; // GQ_CUDA_ACC_SLOTS accumulators in device memory
   gq_csum *h_acc; // pinned host copy
+
+  // Data reductions (array_reduce.cu): one partial per block, the
+  // last-block ticket counter (left at 0 by every launch), and three result
+  // slots, device and pinned host: 0 and 1 for the two chunks a stream has
+  // in flight, 2 for synchronous calls (which may run between them).
+  void *d_partials;   // gq::ARRAY_MAX_BLOCKS x the largest accumulator
+  unsigned *d_counter;
+  void *d_result;     // 3 x gq_reduce_acc
+  void *h_result;     // 3 x gq_reduce_acc, pinned
+
+  // Streaming (stream.cu), allocated on the first streamed reduction and
+  // kept: two pinned host buffers and two device buffers per input, a copy
+  // stream beside `stream`, and events that order and time the two.
+  void *h_stage[2][2]; // [buffer][input]
+  void *d_stage[2][2];
+  cudaStream_t copy_stream;
+  cudaEvent_t copied[2], done[2], copy_start[2], copy_stop[2], kernel_start[2], kernel_stop[2];
+  int streaming_ready;
 };
 
 // jit.cu: unload the expression kernels of a context.

@@ -6,6 +6,7 @@
 
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
+#include "policy.cuh"
 
 extern "C" int gq_cuda_count(void)
 {
@@ -37,6 +38,11 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaEventCreate(&st->stop));
   GQ_CUDA_TRY(cudaMalloc(&st->d_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
   GQ_CUDA_TRY(cudaMallocHost(&st->h_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_partials, gq::ARRAY_MAX_BLOCKS * sizeof(gq_reduce_acc)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_counter, sizeof(unsigned)));
+  GQ_CUDA_TRY(cudaMemset(st->d_counter, 0, sizeof(unsigned)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_result, 3 * sizeof(gq_reduce_acc)));
+  GQ_CUDA_TRY(cudaMallocHost(&st->h_result, 3 * sizeof(gq_reduce_acc)));
   return GQ_SUCCESS;
 }
 
@@ -48,6 +54,21 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   gq_jit_release(st);
   if (st->d_acc) cudaFree(st->d_acc);
   if (st->h_acc) cudaFreeHost(st->h_acc);
+  if (st->d_partials) cudaFree(st->d_partials);
+  if (st->d_counter) cudaFree(st->d_counter);
+  if (st->d_result) cudaFree(st->d_result);
+  if (st->h_result) cudaFreeHost(st->h_result);
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 2; i++) {
+      if (st->h_stage[k][i]) cudaFreeHost(st->h_stage[k][i]);
+      if (st->d_stage[k][i]) cudaFree(st->d_stage[k][i]);
+    }
+    cudaEvent_t *events[] = {&st->copied[k], &st->done[k], &st->copy_start[k], &st->copy_stop[k],
+                             &st->kernel_start[k], &st->kernel_stop[k]};
+    for (cudaEvent_t *e : events)
+      if (*e) cudaEventDestroy(*e);
+  }
+  if (st->copy_stream) cudaStreamDestroy(st->copy_stream);
   if (st->start) cudaEventDestroy(st->start);
   if (st->stop) cudaEventDestroy(st->stop);
   if (st->own_stream) cudaStreamDestroy(st->own_stream);
@@ -82,5 +103,35 @@ extern "C" int gq_cuda_open(int device, gq_cuda_state **out, char *name, size_t 
     return status;
   }
   *out = st;
+  return GQ_SUCCESS;
+}
+
+// ---- memory for the data reductions ---------------------------------------
+extern "C" int gq_cuda_alloc(gq_cuda_state *st, size_t bytes, void **ptr)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  GQ_CUDA_TRY(cudaMalloc(ptr, bytes ? bytes : 1)); // cudaMalloc aligns to 256 bytes
+  return GQ_SUCCESS;
+}
+
+extern "C" void gq_cuda_free(gq_cuda_state *st, void *ptr)
+{
+  cudaSetDevice(st->device);
+  cudaFree(ptr);
+}
+
+extern "C" int gq_cuda_copy_to(gq_cuda_state *st, void *dst, const void *src, size_t bytes)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  GQ_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_copy_from(gq_cuda_state *st, void *dst, const void *src, size_t bytes)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  GQ_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
   return GQ_SUCCESS;
 }

@@ -25,5 +25,37 @@ struct GridPolicy {
   static constexpr int ITEMS = GQ_GRID_ITEMS;
 };
 
+// Memory-bound array reductions (sum, dot, rms, stats over device arrays):
+// what matters is bytes in flight per SM (ITEMS 16-byte vector loads per
+// array per thread, all issued before any is used) and a grid of resident
+// blocks only.  Per kind, because the accumulators differ in registers
+// (StatsThread holds ~30, SumThread ~8).
+// measured: see BENCHMARKS.md
+// GQ_ARRAY_BLOCK / GQ_ARRAY_ITEMS override every row for a policy sweep.
+// MIN_BLOCKS goes to __launch_bounds__.  Unbounded, StatsThread's kernels
+// take 106 registers (2 blocks of 256 per SM, 32 KiB of loads in flight) and
+// spill nothing; bounded to 3 blocks (80 registers) ptxas spills ~1.4 KiB,
+// to 4 (64 registers) ~3 KiB — whether those spills sit in the loop or in the
+// merge tail is for the sweep (GQ_STATS_MIN_BLOCKS) to settle.
+#ifndef GQ_STATS_MIN_BLOCKS
+#define GQ_STATS_MIN_BLOCKS 1
+#endif
+#ifdef GQ_ARRAY_BLOCK
+#define GQ_ARRAY_ROW(name, block, items, min_blocks) \
+  struct name { static constexpr int BLOCK = GQ_ARRAY_BLOCK, ITEMS = GQ_ARRAY_ITEMS, MIN_BLOCKS = min_blocks; };
+#else
+#define GQ_ARRAY_ROW(name, block, items, min_blocks) \
+  struct name { static constexpr int BLOCK = block, ITEMS = items, MIN_BLOCKS = min_blocks; };
+#endif
+GQ_ARRAY_ROW(SumPolicy, 256, 4, 1)   // one array: 64 bytes in flight per thread
+GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
+GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
+GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
+#undef GQ_ARRAY_ROW
+
+// The largest grid of the array reductions: scratch holds one partial per
+// block (cuda_state.cuh).
+constexpr int ARRAY_MAX_BLOCKS = 4096;
+
 } // namespace gq
 #endif

@@ -32,6 +32,21 @@ __device__ __forceinline__ gq_csum shfl_xor(gq_csum v, int m)
   return gq_csum{shfl_xor(v.s, m), shfl_xor(v.c, m)};
 }
 
+// Any other trivially copyable value (the data reductions' accumulators),
+// shuffled one 32-bit word at a time.
+template <class T>
+__device__ __forceinline__ T shfl_down(T v, int d)
+{
+  static_assert(sizeof(T) % 4 == 0, "shuffled structs are made of 32-bit words");
+  T r;
+  const int *src = reinterpret_cast<const int *>(&v);
+  int *dst = reinterpret_cast<int *>(&r);
+#pragma unroll
+  for (int k = 0; k < (int)(sizeof(T) / 4); k++)
+    dst[k] = __shfl_down_sync(FULL_MASK, src[k], d);
+  return r;
+}
+
 // Combine operators.
 struct Plus {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }

@@ -200,6 +200,172 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance);
 
+/* ==== data reductions: sum, dot, rms of a difference, statistics ========= */
+/* Vectors x, y are given as pointers in the context's memory: device pointers
+ * on a CUDA context (gq_alloc, or your own cudaMalloc), host pointers on a CPU
+ * context.  Pointers must be aligned to their element size; any offset from
+ * an aligned allocation is fine (the kernels peel a misaligned head).  The
+ * _f variants read float and accumulate in double.
+ *
+ * Every reduction is available in two shapes:
+ *   one-shot:     gq_sum, gq_dot, gq_rms_diff, gq_stats (and _f): NaN and Inf
+ *                 propagate as IEEE arithmetic would (GQ_NAN_PROPAGATE);
+ *   accumulator:  *_acc_init, gq_*_accumulate (one chunk at a time, merged
+ *                 exactly into the accumulator), *_acc_merge (two
+ *                 accumulators, the second one's data after the first's) and
+ *                 *_finish (with a NaN/Inf policy), for chunked or streamed
+ *                 inputs and for callers that need the condition (abs_sum).
+ * Sums are compensated (TwoSum per element, error-free merges), products
+ * carry their rounding error (TwoProd by fma), and moments are merged with
+ * Chan's formulas, so the accumulators of any chunking give the same result
+ * to within a few ulp. */
+
+#define GQ_NO_INDEX UINT64_MAX /* "no such element" in the index fields */
+
+typedef enum {
+  GQ_NAN_PROPAGATE = 0, /* NaN/Inf flow through the arithmetic (the default) */
+  GQ_NAN_OMIT      = 1, /* NaN/Inf terms are left out of every statistic      */
+  GQ_NAN_ERROR     = 2  /* *_finish returns GQ_EDOM if any term is not finite */
+} gq_nan_policy;
+
+/* Sum of terms t_i (x_i for a sum, x_i*y_i for a dot product). */
+typedef struct {
+  uint64_t n;              /* finite terms accumulated                         */
+  uint64_t nan_count;      /* terms that were NaN (for dot: NaN*y, 0*Inf too)  */
+  uint64_t posinf_count, neginf_count;
+  double sum, sum_err;     /* compensated: the sum is sum + sum_err            */
+  double abs_sum;          /* sum |t_i|: the scale of every rounding error     */
+} gq_sum_acc;
+
+/* rms of the difference a - b, and what a convergence check needs with it. */
+typedef struct {
+  uint64_t n;              /* finite pairs accumulated                         */
+  uint64_t nan_count;      /* pairs where a - b or a is NaN                    */
+  uint64_t inf_count;      /* other pairs where a - b or a is infinite         */
+  double sq_diff, sq_diff_err; /* compensated sum (a_i - b_i)^2                */
+  double sq_ref, sq_ref_err; /* compensated sum a_i^2                          */
+  double max_abs;          /* max |a_i - b_i|                                  */
+} gq_rms_acc;
+
+typedef struct {
+  double rms;              /* sqrt(mean((a_i - b_i)^2)); NaN for n = 0         */
+  double max_abs;          /* max |a_i - b_i|; 0 for n = 0                     */
+  double relative;         /* ||a - b||_2 / ||a||_2 (NaN if ||a|| = 0)         */
+  uint64_t n;              /* pairs that entered the three numbers             */
+  uint64_t nan_count, inf_count;
+} gq_rms_result;
+
+/* One pass of statistics: counts, compensated sum, Chan moments, min/max
+ * with their indices (first occurrence), L1. */
+typedef struct {
+  uint64_t n;              /* finite values accumulated                        */
+  uint64_t nan_count, posinf_count, neginf_count;
+  uint64_t first_nan, first_posinf, first_neginf; /* indices, or GQ_NO_INDEX  */
+  double sum, sum_err;     /* compensated sum of the finite values            */
+  double shift, offset;    /* the mean is shift + offset: shift is one of the
+                              values, so offset keeps digits that a mean near
+                              1e7 has no room for in one double              */
+  double m2;               /* sum (x_i - mean)^2 (Chan's merges)              */
+  double abs_sum;          /* sum |x_i| (L1)                                   */
+  double min, max;         /* over the finite values (+Inf/-Inf when none)    */
+  uint64_t argmin, argmax; /* their indices, or GQ_NO_INDEX                   */
+} gq_stats_acc;
+
+typedef struct {
+  uint64_t total;          /* elements seen, every kind                        */
+  uint64_t n;              /* elements that entered the statistics             */
+  uint64_t nan_count, inf_count;
+  double sum, mean;
+  double var_sample, var_population; /* M2/(n-1) (NaN for n < 2), M2/n        */
+  double sd_sample, sd_population;
+  double min, max;         /* NaN for n = 0                                    */
+  uint64_t argmin, argmax; /* GQ_NO_INDEX when there is none                  */
+  double l1, l2, linf;     /* norms                                            */
+} gq_stats_result;
+
+/* Device (or, on a CPU context, host) memory for the vectors, 256-byte
+ * aligned; gq_free(ctx, NULL) is a no-op.  gq_copy_to moves bytes from the
+ * host into memory from gq_alloc, gq_copy_from back (memcpy on a CPU context). */
+int gq_alloc(gq_context *ctx, size_t bytes, void **ptr);
+void gq_free(gq_context *ctx, void *ptr);
+int gq_copy_to(gq_context *ctx, void *dst, const void *host_src, size_t bytes);
+int gq_copy_from(gq_context *ctx, void *host_dst, const void *src, size_t bytes);
+
+/* Generated data, written where the context computes (the data never cross
+ * PCIe).  CUDA: cuRAND's Philox4_32_10 generator seeded with seed (uniform:
+ * (0, 1]; normal: mean 0, sd 1).  CPU: splitmix64 of (seed, i), uniform
+ * (0, 1] from the top 53 bits, normal by Box-Muller on consecutive pairs.
+ * linspace: x_i = i / (n - 1) (x_0 = 0 when n = 1), the same on both. */
+typedef enum { GQ_GEN_UNIFORM = 0, GQ_GEN_NORMAL = 1, GQ_GEN_LINSPACE = 2 } gq_gen_kind;
+int gq_generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *x);
+int gq_generate_f(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, float *x);
+
+void gq_sum_acc_init(gq_sum_acc *acc);
+void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other);
+int gq_sum_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x);
+int gq_sum_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float *x);
+int gq_dot_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x, const double *y);
+int gq_dot_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float *x, const float *y);
+/* The sum under the policy: omit gives the sum of the finite terms,
+ * propagate NaN if there was a NaN or both infinities, else +-Inf.  Returns
+ * GQ_EDOM under GQ_NAN_ERROR when a term was not finite (*result is then the
+ * propagated value). */
+int gq_sum_finish(const gq_sum_acc *acc, gq_nan_policy policy, double *result);
+
+void gq_rms_acc_init(gq_rms_acc *acc);
+void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other);
+int gq_rms_accumulate(gq_context *ctx, gq_rms_acc *acc, size_t n, const double *a, const double *b);
+int gq_rms_accumulate_f(gq_context *ctx, gq_rms_acc *acc, size_t n, const float *a, const float *b);
+/* Propagate: any NaN makes all three NaN; otherwise any infinity makes rms
+ * and max_abs +Inf and relative NaN. */
+int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r);
+
+void gq_stats_acc_init(gq_stats_acc *acc);
+/* Indices of other's elements count on from acc's (other came after acc). */
+void gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other);
+/* The chunk's indices count on from the elements acc has seen. */
+int gq_stats_accumulate(gq_context *ctx, gq_stats_acc *acc, size_t n, const double *x);
+int gq_stats_accumulate_f(gq_context *ctx, gq_stats_acc *acc, size_t n, const float *x);
+/* Propagate with non-finite values: sum and mean are the IEEE result (NaN, or
+ * +-Inf for infinities of one sign), the variances NaN, the norms NaN (a NaN)
+ * or +Inf; min/max are NaN at the first NaN, else -Inf/+Inf at the first
+ * infinity of that sign, else the finite extremes.  n = 0 (or all omitted):
+ * sum 0, norms 0, mean/variances/min/max NaN. */
+int gq_stats_finish(const gq_stats_acc *acc, gq_nan_policy policy, gq_stats_result *s);
+
+/* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives 0 for sums and dots. */
+int gq_sum(gq_context *ctx, size_t n, const double *x, double *result);
+int gq_sum_f(gq_context *ctx, size_t n, const float *x, double *result);
+int gq_dot(gq_context *ctx, size_t n, const double *x, const double *y, double *result);
+int gq_dot_f(gq_context *ctx, size_t n, const float *x, const float *y, double *result);
+int gq_rms_diff(gq_context *ctx, size_t n, const double *x, const double *y, gq_rms_result *r);
+int gq_rms_diff_f(gq_context *ctx, size_t n, const float *x, const float *y, gq_rms_result *r);
+int gq_stats(gq_context *ctx, size_t n, const double *x, gq_stats_result *s);
+int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s);
+
+/* Streaming from files: a reader (src/lib/io/reader.h) is consumed in chunks.
+ * On a CUDA context the chunks go through two pinned host buffers (allocated
+ * on the first streaming call, kept by the context): the copy of chunk k+1
+ * (cudaMemcpyAsync, its own stream) overlaps the reduction of chunk k, and
+ * the disk read of chunk k+2 overlaps both.  float32 data stay float32 across
+ * PCIe.  For two inputs of different dtypes the float32 one is widened on the
+ * host.  Lengths that differ are GQ_EINVAL, naming both. */
+typedef struct gq_reader gq_reader;
+typedef struct {
+  uint64_t elements;       /* per input                                        */
+  double bytes;            /* bytes read from the inputs, all together         */
+  double wall_ms;          /* the whole streamed reduction                     */
+  double read_ms;          /* time the host spent in the reader (disk, parse)  */
+  double copy_ms;          /* host-to-device copies (CUDA events); 0 on a CPU  */
+  double compute_ms;       /* reductions (CUDA events, or CPU time)            */
+  const char *bound;       /* "disk", "PCIe" or "GPU"/"CPU": the busiest side  */
+} gq_stream_info;
+int gq_sum_stream(gq_context *ctx, gq_reader *x, gq_sum_acc *acc, gq_stream_info *info);
+int gq_dot_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_sum_acc *acc, gq_stream_info *info);
+int gq_rms_stream(gq_context *ctx, gq_reader *a, gq_reader *b, gq_rms_acc *acc, gq_stream_info *info);
+int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_info *info);
+/* ==== end of data reductions =========================================== */
+
 #ifdef __cplusplus
 }
 #endif

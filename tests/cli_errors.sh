@@ -2,19 +2,6 @@
 # stdout, exit 2; a failed check exits 1.
 . "$TESTS_SRC/tap.sh"
 
-# expect_usage DESC MESSAGE-PATTERN ARGS...
-expect_usage() {
-  desc=$1 pattern=$2
-  shift 2
-  run "$GPUQUAD" "$@"
-  if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(lines "$err")" -eq 1 ] &&
-     printf '%s\n' "$err" | grep -q "^gpuquad: " && printf '%s\n' "$err" | grep -q -- "$pattern"; then
-    ok "$desc: $err"
-  else
-    not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
-  fi
-}
-
 expect_usage "--n=abc" "--n=abc: is not a number" --n=abc
 expect_usage "--n=0" "--n=0: must be positive" --n=0
 expect_usage "--n=-5" "--n=-5: must be positive" --n=-5

@@ -2,6 +2,7 @@
 #   run CMD...        runs CMD, sets $out, $err (text) and $rc
 #   check DESC CMD... "ok" if CMD succeeds
 #   finish            prints the plan, exits 1 if anything failed
+#   expect_usage DESC PATTERN ARGS...  gpuquad ARGS exits 2 with one line matching
 tap_n=0
 tap_failed=0
 tap_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuquad-test.XXXXXX") || exit 99
@@ -24,4 +25,17 @@ lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d '
 finish() {
   echo "1..$tap_n"
   [ "$tap_failed" -eq 0 ]
+}
+
+# expect_usage DESC MESSAGE-PATTERN ARGS...
+expect_usage() {
+  desc=$1 pattern=$2
+  shift 2
+  run "$GPUQUAD" "$@"
+  if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(lines "$err")" -eq 1 ] &&
+     printf '%s\n' "$err" | grep -q "^gpuquad: " && printf '%s\n' "$err" | grep -q -- "$pattern"; then
+    ok "$desc: $err"
+  else
+    not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
+  fi
 }

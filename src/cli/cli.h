@@ -77,5 +77,12 @@ void usage_integrate(FILE *out);
 /* ---- gpuquad bench (cmd_bench.c) ------------------------------------------ */
 int cmd_bench(int argc, char **argv, int first);
 void usage_bench(FILE *out);
+/* data reductions (cmd_dot.c, cmd_rms.c, cmd_stats.c, vectors.c) */
+int cmd_dot(int argc, char **argv, int first, double t_start_ms);
+int cmd_rms(int argc, char **argv, int first, double t_start_ms);
+int cmd_stats(int argc, char **argv, int first, double t_start_ms);
+void usage_dot(FILE *out);
+void usage_rms(FILE *out);
+void usage_stats(FILE *out);
 
 #endif

@@ -14,6 +14,9 @@ static void usage(FILE *out)
         "Commands:\n"
         "  integrate   composite trapezoid rule (the default command)\n"
         "  bench       every reduction method, verified and timed side by side (GPU)\n"
+        "  dot A B     dot product of two vectors (files, or --gen)\n"
+        "  rms A B     rms, max and relative size of a - b\n"
+        "  stats A     one-pass statistics of a vector\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "\n",
@@ -47,6 +50,13 @@ int main(int argc, char **argv)
       first = 2;
     else if (strcmp(argv[1], "bench") == 0) /* gpuquad bench */
       return cmd_bench(argc, argv, 2);
+    /* data reductions */
+    else if (strcmp(argv[1], "dot") == 0)
+      return cmd_dot(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "rms") == 0)
+      return cmd_rms(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "stats") == 0)
+      return cmd_stats(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0) {
       usage(stdout);
       return EXIT_OK;

@@ -97,6 +97,64 @@ void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream);
  * without loading it (tests; no GPU needed). */
 int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size);
 
+/* ---- data reductions (reduce.c dispatches to a backend) ---------------- */
+#include "reduce_acc.h"
+
+typedef enum { GQ_REDUCE_SUM = 0, GQ_REDUCE_DOT, GQ_REDUCE_RMS, GQ_REDUCE_STATS } gq_reduce_kind;
+
+/* One array reduction: x (and y for dot and rms), n elements of double or
+ * float.  The fast pass (classify = 0) assumes finite terms; reduce.c
+ * reruns with classify = 1 when its result shows a NaN or Inf, and that
+ * pass counts and leaves out the non-finite terms.  Stats indices are
+ * 0-based within the array. */
+typedef struct {
+  gq_reduce_kind kind;
+  int is_float;
+  int classify;
+  size_t n;
+  const void *x, *y;
+} gq_array_reduce;
+
+typedef union {
+  gq_sum_acc sum;
+  gq_rms_acc rms;
+  gq_stats_acc stats;
+} gq_reduce_acc;
+
+int gq_cpu_array_reduce(const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
+int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
+/* Both passes (fast, then classify if needed) on either backend. */
+int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
+/* Merge a chunk's result into acc (stats indices rebased past acc's). */
+void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduce_acc *chunk);
+
+void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
+int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
+int gq_cuda_alloc(struct gq_cuda_state *st, size_t bytes, void **ptr);
+void gq_cuda_free(struct gq_cuda_state *st, void *ptr);
+int gq_cuda_copy_to(struct gq_cuda_state *st, void *dst, const void *src, size_t bytes);
+int gq_cuda_copy_from(struct gq_cuda_state *st, void *dst, const void *src, size_t bytes);
+
+/* Streaming (stream.c): read the next chunk of one or two inputs into
+ * xbuf/ybuf (cap elements each, in the dtype given, widening f32 input when
+ * want_float is 0).  *got = 0 at the end.  Checks the lengths agree. */
+typedef struct {
+  gq_reader *x, *y;
+  int want_float;     /* deliver float (all inputs are f32)               */
+  void *widen;        /* scratch for widening, cap floats                 */
+  uint64_t delivered; /* elements so far, per input                       */
+  double bytes;       /* bytes read                                       */
+  double read_ms;
+} gq_stream_src;
+/* Elements per chunk (per input) when streaming to a CUDA device: 64 MiB of
+ * f64, large enough that a chunk's copy and kernel dwarf their launch costs. */
+#define GQ_CUDA_STREAM_CHUNK ((size_t)1 << 23)
+int gq_stream_src_init(gq_stream_src *s, gq_reader *x, gq_reader *y, size_t cap);
+int gq_stream_src_next(gq_stream_src *s, void *xbuf, void *ybuf, size_t cap, size_t *got);
+void gq_stream_src_free(gq_stream_src *s);
+int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src *src,
+                   gq_reduce_acc *acc, gq_stream_info *info);
+
 /* Monotonic wall clock in milliseconds. */
 double gq_wall_ms(void);
 

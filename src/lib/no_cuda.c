@@ -30,3 +30,42 @@ int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint6
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled) { (void)st; (void)enabled; }
 
 void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream) { (void)st; (void)stream; }
+int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)
+{
+  (void)st; (void)p; (void)out; (void)ms;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
+{
+  (void)st; (void)kind; (void)n; (void)seed; (void)xd; (void)xf;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_alloc(struct gq_cuda_state *st, size_t bytes, void **ptr)
+{
+  (void)st; (void)bytes;
+  *ptr = NULL;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_free(struct gq_cuda_state *st, void *ptr) { (void)st; (void)ptr; }
+
+int gq_cuda_copy_to(struct gq_cuda_state *st, void *dst, const void *src, size_t bytes)
+{
+  (void)st; (void)dst; (void)src; (void)bytes;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_copy_from(struct gq_cuda_state *st, void *dst, const void *src, size_t bytes)
+{
+  (void)st; (void)dst; (void)src; (void)bytes;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src *src,
+                   gq_reduce_acc *acc, gq_stream_info *info)
+{
+  (void)st; (void)kind; (void)src; (void)acc; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}

@@ -23,17 +23,13 @@
 
 #include "../internal.h"
 #include "lib/expr/expr.h"
+#include "clones.h"
 
 enum {
   BLOCK = 2048, /* points per block: the buffer (16 KiB) stays in L1 */
   LANES = 8     /* independent accumulators: two AVX2 vectors        */
 };
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GQ_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GQ_CLONES
-#endif
 
 typedef void block_fn(double a, double h, double i0, int count, double *out);
 

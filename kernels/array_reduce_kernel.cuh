@@ -1,0 +1,93 @@
+// array_reduce_kernel.cuh — the engine over arrays: source (one or two
+// arrays, 16-byte loads) x map x thread accumulator, then the block tree and
+// the last-block merge.  The grid kernel (transform_reduce.cuh) stays free of
+// these headers so that NVRTC, which is given only what it needs, compiles it.
+#ifndef GQ_ARRAY_REDUCE_KERNEL_CUH
+#define GQ_ARRAY_REDUCE_KERNEL_CUH
+
+#include "accumulators.cuh"
+#include "block_reduce.cuh"
+#include "last_block.cuh"
+#include "sources.cuh"
+
+namespace gq {
+
+// The array source: source (one or two arrays) x map (Identity,
+// ExactProduct, Difference) x thread accumulator (SumThread, RmsThread,
+// StatsThread), then the block tree and the last-block merge into *result.
+// Tiles are BLOCK*ITEMS vectors; thread t loads vectors t, t+BLOCK, ... of a
+// tile, all ITEMS (per array) issued before any is used, so ITEMS x 16 bytes
+// per array are in flight per thread.  The misaligned head goes to block 0,
+// the scalar tail to the last block.  Element indices (for min/max and the
+// first NaN) are 64-bit and absolute within the arrays.
+template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
+array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratch, unsigned *counter,
+                    typename CombineOf<Thread>::acc *result)
+{
+  using Combine = typename CombineOf<Thread>::type;
+  constexpr int W = Source::WIDTH;
+  constexpr uint64_t TILE = (uint64_t)BLOCK * ITEMS;
+  Thread th;
+
+  if (blockIdx.x == 0 && threadIdx.x < (unsigned)src.head) {
+    const uint64_t i = threadIdx.x;
+    th.template add<CLASSIFY>(map(src.elem_a(i), src.elem_b(i)), i);
+  }
+
+  const uint64_t nvec = src.vectors();
+  uint64_t base = (uint64_t)blockIdx.x * TILE;
+  const uint64_t step = (uint64_t)gridDim.x * TILE;
+  for (; base + TILE <= nvec; base += step) {
+    typename Source::V va[ITEMS], vb[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      va[k] = src.load_a(base + (uint64_t)k * BLOCK + threadIdx.x);
+      vb[k] = src.load_b(base + (uint64_t)k * BLOCK + threadIdx.x);
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const uint64_t first = (uint64_t)src.head + (base + (uint64_t)k * BLOCK + threadIdx.x) * W;
+#pragma unroll
+      for (int j = 0; j < W; j++)
+        th.template add<CLASSIFY>(map(lane(va[k], j), lane(vb[k], j)), first + j);
+    }
+  }
+  if (base < nvec) { // the one partial tile, taken by one block
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const uint64_t v = base + (uint64_t)k * BLOCK + threadIdx.x;
+      if (v < nvec) {
+        const typename Source::V a = src.load_a(v), b = src.load_b(v);
+#pragma unroll
+        for (int j = 0; j < W; j++)
+          th.template add<CLASSIFY>(map(lane(a, j), lane(b, j)), (uint64_t)src.head + v * W + j);
+      }
+    }
+  }
+  if (blockIdx.x == gridDim.x - 1) {
+    const uint64_t i = src.tail_begin() + threadIdx.x;
+    if (i < src.n)
+      th.template add<CLASSIFY>(map(src.elem_a(i), src.elem_b(i)), i);
+  }
+
+  auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
+  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity());
+}
+
+// Blocks to launch: as many as stay resident on the device, no more than the
+// tiles there are.
+template <class Kernel>
+inline int resident_grid(Kernel kernel, int block, int sms, long long tiles)
+{
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess || per_sm < 1)
+    per_sm = 1;
+  long long grid = (long long)per_sm * sms;
+  if (grid > tiles)
+    grid = tiles;
+  return grid < 1 ? 1 : (int)grid;
+}
+
+} // namespace gq
+#endif

@@ -1,0 +1,64 @@
+// last_block.cuh — the grid level for accumulators that have no native
+// atomic (moments, min/max with index, counts — and the compensated sums of
+// the data reductions, so one path serves them all):
+//
+//   every block writes its partial to scratch[blockIdx.x], __threadfence()s
+//   (so that the partial is visible device-wide before the ticket that
+//   announces it), and takes a ticket with atomicInc; the block holding the
+//   last ticket merges all partials in fixed block order and writes the
+//   result.
+//
+// Why not atomics: a Chan merge or an (value, index) minimum cannot be one
+// atomic operation, and the compensated atomic add (global_accumulate.cuh)
+// needs its accumulator zeroed before every launch — a memset launch that
+// costs as much as a whole 2^10-element reduction.  Here nothing needs
+// zeroing: partials are overwritten, and atomicInc(counter, gridDim.x - 1)
+// wraps the counter back to 0 on the last ticket, ready for the next launch.
+// The fixed merge order also makes the result bitwise reproducible for a
+// given grid.  The cost is one partial per block read by one block: ~1000
+// partials of <= 136 bytes from L2, a few microseconds at most.
+#ifndef GQ_LAST_BLOCK_CUH
+#define GQ_LAST_BLOCK_CUH
+
+#include "block_reduce.cuh"
+
+namespace gq {
+
+// A partial written by another block, read through L2 (never a stale L1 line).
+template <class T>
+__device__ __forceinline__ T load_cg(const T *p)
+{
+  static_assert(sizeof(T) % 8 == 0, "partials are made of 8-byte words");
+  T v;
+  const unsigned long long *src = reinterpret_cast<const unsigned long long *>(p);
+  unsigned long long *dst = reinterpret_cast<unsigned long long *>(&v);
+#pragma unroll
+  for (int k = 0; k < (int)(sizeof(T) / 8); k++)
+    dst[k] = __ldcg(src + k);
+  return v;
+}
+
+// block_total is valid in thread 0; every thread of the block calls this.
+template <int BLOCK, class Acc, class Op>
+__device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, unsigned *counter,
+                                                 Acc *result, Op op, Acc identity)
+{
+  __shared__ bool am_last;
+  if (threadIdx.x == 0) {
+    scratch[blockIdx.x] = block_total;
+    __threadfence();
+    am_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!am_last)
+    return;
+  Acc v = identity;
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += BLOCK)
+    v = op(v, load_cg(scratch + i));
+  v = block_reduce<BLOCK>(v, op, identity);
+  if (threadIdx.x == 0)
+    *result = v;
+}
+
+} // namespace gq
+#endif

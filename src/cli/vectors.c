@@ -1,0 +1,333 @@
+/* vectors.c — the data side of `gpuquad dot|rms|stats`: options -> inputs
+ * (files streamed through the library's reader, or vectors generated where
+ * the context computes) -> one reduction -> host copies for --check. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numparse.h"
+#include "vectors.h"
+
+void vec_cli_options(vec_options *o, cli_option *opts)
+{
+  const cli_option list[VEC_OPTION_COUNT] = {
+    {"format", OPT_VALUE, &o->format, NULL, 0},
+    {"dtype", OPT_VALUE, &o->dtype, NULL, 0},
+    {"offset", OPT_VALUE, &o->offset, NULL, 0},
+    {"col", OPT_VALUE, &o->col, NULL, 0},
+    {"gen", OPT_VALUE, &o->gen, NULL, 0},
+    {"n", OPT_VALUE, &o->n, NULL, 0},
+    {"seed", OPT_VALUE, &o->seed, NULL, 0},
+    {"nan", OPT_VALUE, &o->nan, NULL, 0},
+    {"device", OPT_VALUE, &o->device, NULL, 0},
+    {"check", OPT_FLAG, NULL, &o->check, 1},
+    {"no-check", OPT_FLAG, NULL, &o->check, 0},
+    {"json", OPT_FLAG, NULL, &o->json, 1},
+    {"help", OPT_FLAG, NULL, &o->help, 1},
+  };
+  memcpy(opts, list, sizeof list);
+}
+
+void vec_usage_options(FILE *out)
+{
+  fputs("Data (a path, or - for standard input):\n"
+        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+        "  --offset=BYTES       raw data: bytes to skip first\n"
+        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --gen=KIND           no files: generate uniform, normal or linspace data\n"
+        "                       where the reduction runs (with --n=N, --seed=S)\n"
+        "  --n=N, --seed=S      length (1e6, 2^28, 1Gi...) and seed (default 1) for --gen\n"
+        "  --nan=P              propagate (default: NaN/Inf flow into the results, with\n"
+        "                       a note), omit (leave them out), error (exit 2)\n"
+        "Run:\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
+        "  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
+        "  --json               one JSON object instead of the table\n"
+        "  --help               this help\n"
+        "\n"
+        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        out);
+}
+
+static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_reader_opts *ropts,
+                         gq_gen_kind *gen, uint64_t *n, uint64_t *seed)
+{
+  char err[256];
+  memset(ropts, 0, sizeof *ropts);
+  if (o->format) {
+    if (strcmp(o->format, "npy") == 0) ropts->format = GQ_FORMAT_NPY;
+    else if (strcmp(o->format, "raw") == 0) ropts->format = GQ_FORMAT_RAW;
+    else if (strcmp(o->format, "text") == 0) ropts->format = GQ_FORMAT_TEXT;
+    else return cli_error(EXIT_USAGE, "--format=%s: expected npy, raw or text", o->format);
+  }
+  if (o->dtype) {
+    if (strcmp(o->dtype, "f64") == 0) ropts->raw_dtype = GQ_DTYPE_F64;
+    else if (strcmp(o->dtype, "f32") == 0) ropts->raw_dtype = GQ_DTYPE_F32;
+    else return cli_error(EXIT_USAGE, "--dtype=%s: expected f64 or f32", o->dtype);
+  }
+  if (o->offset) {
+    char *end;
+    const unsigned long long v = strtoull(o->offset, &end, 10);
+    if (end == o->offset || *end || o->offset[0] == '-')
+      return cli_error(EXIT_USAGE, "--offset=%s: expected a number of bytes", o->offset);
+    ropts->offset = v;
+  }
+  if (o->col) {
+    char *end;
+    const long v = strtol(o->col, &end, 10);
+    if (end == o->col || *end || v < 1 || v > 1000000)
+      return cli_error(EXIT_USAGE, "--col=%s: expected a column number from 1", o->col);
+    ropts->column = (int)v;
+  }
+  run->nan_text = o->nan ? o->nan : "propagate";
+  if (strcmp(run->nan_text, "propagate") == 0) run->nan = GQ_NAN_PROPAGATE;
+  else if (strcmp(run->nan_text, "omit") == 0) run->nan = GQ_NAN_OMIT;
+  else if (strcmp(run->nan_text, "error") == 0) run->nan = GQ_NAN_ERROR;
+  else return cli_error(EXIT_USAGE, "--nan=%s: expected propagate, omit or error", o->nan);
+
+  run->generated = o->gen != NULL;
+  if (run->generated) {
+    if (npaths > 0)
+      return cli_error(EXIT_USAGE, "--gen replaces the input files (got '%s')", run->names[0]);
+    if (strcmp(o->gen, "uniform") == 0) *gen = GQ_GEN_UNIFORM;
+    else if (strcmp(o->gen, "normal") == 0) *gen = GQ_GEN_NORMAL;
+    else if (strcmp(o->gen, "linspace") == 0) *gen = GQ_GEN_LINSPACE;
+    else return cli_error(EXIT_USAGE, "--gen=%s: expected uniform, normal or linspace", o->gen);
+    if (gq_parse_count(o->n ? o->n : "1e6", UINT64_C(1) << 40, n, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
+    *seed = 1;
+    if (o->seed) {
+      char *end;
+      *seed = strtoull(o->seed, &end, 10);
+      if (end == o->seed || *end || o->seed[0] == '-')
+        return cli_error(EXIT_USAGE, "--seed=%s: expected a whole number", o->seed);
+    }
+    return EXIT_OK;
+  }
+  if (o->n || o->seed)
+    return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
+  if (npaths < run->inputs)
+    return cli_error(EXIT_USAGE, "expected %d input file%s (or --gen); see --help", run->inputs,
+                     run->inputs == 1 ? "" : "s");
+  if (run->inputs == 2 && strcmp(run->names[0], "-") == 0 && strcmp(run->names[1], "-") == 0)
+    return cli_error(EXIT_USAGE, "only one input can be standard input");
+  return EXIT_OK;
+}
+
+/* The reduction of vectors already in the context's memory. */
+static int reduce_arrays(gq_context *ctx, vec_kind kind, int is_float, size_t n, const void *x, const void *y,
+                         vec_acc *acc)
+{
+  switch (kind) {
+  case VEC_DOT:
+    return is_float ? gq_dot_accumulate_f(ctx, &acc->sum, n, x, y) : gq_dot_accumulate(ctx, &acc->sum, n, x, y);
+  case VEC_RMS:
+    return is_float ? gq_rms_accumulate_f(ctx, &acc->rms, n, x, y) : gq_rms_accumulate(ctx, &acc->rms, n, x, y);
+  default:
+    return is_float ? gq_stats_accumulate_f(ctx, &acc->stats, n, x) : gq_stats_accumulate(ctx, &acc->stats, n, x);
+  }
+}
+
+/* Host f64 copy of generated data (for --check). */
+static int host_copy(gq_context *ctx, const void *src, size_t n, int is_float, double **out)
+{
+  *out = malloc((n ? n : 1) * sizeof(double));
+  if (!*out)
+    return GQ_ENOMEM;
+  const int status = gq_copy_from(ctx, *out, src, n * (is_float ? sizeof(float) : sizeof(double)));
+  if (status == GQ_SUCCESS && is_float) /* widen in place, from the end */
+    for (size_t i = n; i-- > 0;)
+      (*out)[i] = (double)((const float *)*out)[i];
+  return status;
+}
+
+static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64_t n, uint64_t seed, int is_float,
+                         int check, vec_run *run, vec_acc *acc)
+{
+  const size_t esize = is_float ? sizeof(float) : sizeof(double);
+  void *x = NULL, *y = NULL;
+  int status = gq_alloc(ctx, n * esize, &x);
+  if (status == GQ_SUCCESS && run->inputs == 2)
+    status = gq_alloc(ctx, n * esize, &y);
+  for (int i = 0; i < run->inputs && status == GQ_SUCCESS; i++)
+    status = is_float ? gq_generate_f(ctx, gen, n, seed + (uint64_t)i, i ? y : x)
+                      : gq_generate(ctx, gen, n, seed + (uint64_t)i, i ? y : x);
+  if (status == GQ_SUCCESS) {
+    const double t0 = cli_wall_ms();
+    status = reduce_arrays(ctx, kind, is_float, n, x, y, acc);
+    run->reduce_ms = cli_wall_ms() - t0;
+  }
+  if (status == GQ_SUCCESS && check) {
+    status = host_copy(ctx, x, n, is_float, &run->h_x);
+    if (status == GQ_SUCCESS && y)
+      status = host_copy(ctx, y, n, is_float, &run->h_y);
+  }
+  gq_free(ctx, x);
+  gq_free(ctx, y);
+  return status;
+}
+
+static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts, int check, vec_run *run,
+                     vec_acc *acc)
+{
+  char msg[512];
+  gq_reader *r[2] = {NULL, NULL};
+  for (int i = 0; i < run->inputs; i++)
+    if (gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg) != GQ_SUCCESS) {
+      gq_reader_close(r[0]);
+      return cli_error(EXIT_USAGE, "%s", msg);
+    }
+  static const char *const formats[] = {"auto", "npy", "raw", "text"};
+  run->format = formats[gq_reader_format(r[0])];
+  run->dtype = gq_reader_dtype(r[0]) == GQ_DTYPE_F32 && (!r[1] || gq_reader_dtype(r[1]) == GQ_DTYPE_F32) ? "f32" : "f64";
+  const double t0 = cli_wall_ms();
+  int status = kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
+               : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
+                                 : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
+  run->reduce_ms = cli_wall_ms() - t0;
+  run->n = run->stream.elements;
+  gq_reader_close(r[0]);
+  gq_reader_close(r[1]);
+  if (status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  if (run->n == 0)
+    return cli_error(EXIT_USAGE, "%s: is empty (no numbers to reduce)", run->names[0]);
+  if (check) { /* GSL's reference reads the data again, as f64 */
+    size_t n;
+    for (int i = 0; i < run->inputs; i++)
+      if (strcmp(run->names[i], "-") == 0)
+        return cli_error(EXIT_USAGE, "--check cannot read standard input a second time");
+    if (gq_reader_read_all_f64(run->names[0], ropts, &run->h_x, &n, msg, sizeof msg) != GQ_SUCCESS ||
+        (run->inputs == 2 && gq_reader_read_all_f64(run->names[1], ropts, &run->h_y, &n, msg, sizeof msg) != GQ_SUCCESS))
+      return cli_error(EXIT_USAGE, "%s", msg);
+  }
+  return EXIT_OK;
+}
+
+int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
+                vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc)
+{
+  memset(run, 0, sizeof *run);
+  memset(o, 0, sizeof *o);
+  *ctx = NULL;
+  cli_option opts[VEC_OPTION_COUNT];
+  vec_cli_options(o, opts);
+  const char *paths[2];
+  int npaths;
+  char err[256];
+  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err,
+                sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (o->help) {
+    usage(stdout);
+    return EXIT_OK;
+  }
+  run->inputs = kind == VEC_STATS ? 1 : 2;
+  for (int i = 0; i < npaths && i < 2; i++)
+    run->names[i] = paths[i];
+  gq_reader_opts ropts;
+  gq_gen_kind gen = GQ_GEN_UNIFORM;
+  uint64_t n = 0, seed = 1;
+  int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
+  if (rc != EXIT_OK)
+    return rc;
+  rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
+  if (rc != EXIT_OK)
+    return rc;
+  if (kind == VEC_STATS)
+    gq_stats_acc_init(&acc->stats);
+  else if (kind == VEC_RMS)
+    gq_rms_acc_init(&acc->rms);
+  else
+    gq_sum_acc_init(&acc->sum);
+  if (run->generated) {
+    const int is_float = ropts.raw_dtype == GQ_DTYPE_F32;
+    run->names[0] = o->gen;
+    run->names[1] = o->gen;
+    run->format = "generated";
+    run->dtype = is_float ? "f32" : "f64";
+    run->n = n;
+    const int status = run_generated(*ctx, kind, gen, n, seed, is_float, o->check, run, acc);
+    if (status != GQ_SUCCESS)
+      rc = cli_error(cli_exit_status(status), "%s", status == GQ_ENOMEM && !*gq_last_error()
+                                                         ? "out of host memory" : gq_last_error());
+  } else {
+    rc = run_files(*ctx, kind, &ropts, o->check, run, acc);
+  }
+  run->wall_ms = cli_wall_ms() - t0;
+  if (rc != EXIT_OK) {
+    gq_context_free(*ctx);
+    *ctx = NULL;
+    vec_run_free(run);
+  }
+  return rc;
+}
+
+void vec_run_free(vec_run *run)
+{
+  free(run->h_x);
+  free(run->h_y);
+  run->h_x = run->h_y = NULL;
+}
+
+int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count)
+{
+  const char *what = run->generated ? "the data" : run->inputs == 2 ? "the inputs" : run->names[0];
+  if (finish_status == GQ_EDOM)
+    return cli_error(EXIT_USAGE, "%s: %s; --nan=omit leaves them out", what, gq_last_error());
+  if (finish_status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(finish_status), "%s", gq_last_error());
+  if (run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
+    fprintf(stderr, "gpuquad: note: %s: %llu NaN and %llu infinite terms propagate into the results "
+                    "(--nan=omit leaves them out)\n",
+            what, (unsigned long long)nan_count, (unsigned long long)inf_count);
+  return EXIT_OK;
+}
+
+static double gbps(const vec_run *run)
+{
+  const double bytes = run->generated ? (double)run->n * run->inputs * (strcmp(run->dtype, "f32") ? 8.0 : 4.0)
+                                      : run->stream.bytes;
+  return run->reduce_ms > 0 ? bytes / (run->reduce_ms * 1e6) : NAN;
+}
+
+void vec_print_footer(const vec_run *run, gq_context *ctx)
+{
+  if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
+    printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
+  else
+    printf("  backend      %s\n", gq_context_device_name(ctx));
+  printf("  reduce time  %.4g ms  (%.3g GB/s%s)\n", run->reduce_ms, gbps(run),
+         run->generated ? ", data generated in place" : ", read + copy + reduce");
+  if (!run->generated)
+    printf("  stream       read %.4g ms, copy %.4g ms, reduce %.4g ms: bound by %s\n", run->stream.read_ms,
+           run->stream.copy_ms, run->stream.compute_ms, run->stream.bound);
+  printf("  wall time    %.4g ms\n", run->wall_ms);
+}
+
+void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
+{
+  json_string(w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
+  json_string(w, "device", gq_context_device_name(ctx));
+  json_number(w, "reduce_ms", run->reduce_ms);
+  json_number(w, "gb_per_s", gbps(run));
+  if (!run->generated) {
+    json_number(w, "read_ms", run->stream.read_ms);
+    json_number(w, "copy_ms", run->stream.copy_ms);
+    json_number(w, "compute_ms", run->stream.compute_ms);
+    json_string(w, "bound", run->stream.bound);
+  }
+  json_number(w, "wall_ms", run->wall_ms);
+}
+
+int vec_agree(double value, double reference, double tol)
+{
+  if (isnan(value) || isnan(reference))
+    return isnan(value) && isnan(reference);
+  if (isinf(value) || isinf(reference))
+    return value == reference;
+  return fabs(value - reference) <= tol;
+}

@@ -1,0 +1,66 @@
+/* vectors.h — what `gpuquad dot|rms|stats` share: the data options, loading
+ * (streamed from files or generated on the device), the reduction, the
+ * host copy for --check, and the NaN/Inf policy. */
+#ifndef GQ_CLI_VECTORS_H
+#define GQ_CLI_VECTORS_H
+
+#include "cli.h"
+#include "lib/io/reader.h" /* the library's streaming reader (libgpuquad) */
+
+typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
+
+/* Option texts, as cli_parse leaves them. */
+typedef struct {
+  const char *format, *dtype, *offset, *col, *gen, *n, *seed, *nan, *device;
+  int check, json, help;
+} vec_options;
+
+#define VEC_OPTION_COUNT 13
+/* Fill opts[0..VEC_OPTION_COUNT-1] with the shared options bound to o. */
+void vec_cli_options(vec_options *o, cli_option *opts);
+/* The shared options' --help lines. */
+void vec_usage_options(FILE *out);
+
+typedef union {
+  gq_sum_acc sum;
+  gq_rms_acc rms;
+  gq_stats_acc stats;
+} vec_acc;
+
+typedef struct {
+  const char *names[2];   /* the inputs as the user named them            */
+  int inputs;
+  gq_nan_policy nan;
+  const char *nan_text;
+  int generated;
+  const char *dtype;      /* "f64" or "f32": what was reduced             */
+  const char *format;     /* "npy", "raw", "text", or "generated"         */
+  uint64_t n;
+  double reduce_ms;       /* wall time of the reduction (streaming: all)  */
+  double wall_ms;
+  gq_stream_info stream;  /* when streamed                                */
+  double *h_x, *h_y;      /* with --check: the data on the host, as f64   */
+} vec_run;
+
+/* The start every data command shares: parse argv[first..] (the options and
+ * the input paths), print --help with usage, open the context, load or
+ * generate, reduce.  Returns an exit status; *ctx is NULL when the command
+ * is done (help printed, or a one-line error), else open with run/acc
+ * filled. */
+int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
+                vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc);
+void vec_run_free(vec_run *run);
+
+/* After finishing under the policy: the note for propagate ("...present, and
+ * propagate", on stderr even with --json), or the error for --nan=error.  Returns an exit status. */
+int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count);
+
+/* The common tail of the table and the JSON object. */
+void vec_print_footer(const vec_run *run, gq_context *ctx);
+void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx);
+
+/* Compare under the check: NaN matches NaN, infinities must be equal,
+ * finite values within tol.  Returns 1 when they agree. */
+int vec_agree(double value, double reference, double tol);
+
+#endif

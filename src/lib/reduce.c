@@ -1,0 +1,297 @@
+/* reduce.c — the data reductions' public API: accumulators, the two passes
+ * (fast, then classifying when a NaN or Inf shows), the NaN/Inf policies and
+ * the one-shot forms.  The backends (cpu/array_reduce.c, kernels/) compute
+ * one chunk's accumulator; everything here is backend-independent. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+void gq_sum_acc_init(gq_sum_acc *acc) { gq_sum_acc_zero(acc); }
+void gq_rms_acc_init(gq_rms_acc *acc) { gq_rms_acc_zero(acc); }
+void gq_stats_acc_init(gq_stats_acc *acc) { gq_stats_acc_zero(acc); }
+void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other) { gq_sum_acc_combine(acc, other); }
+void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other) { gq_rms_acc_combine(acc, other); }
+
+void gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other)
+{
+  gq_stats_acc b = *other;
+  gq_stats_acc_rebase(&b, gq_stats_acc_total(acc));
+  gq_stats_acc_combine(acc, &b);
+}
+
+void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduce_acc *chunk)
+{
+  switch (kind) {
+  case GQ_REDUCE_SUM:
+  case GQ_REDUCE_DOT:
+    gq_sum_acc_combine(&acc->sum, &chunk->sum);
+    break;
+  case GQ_REDUCE_RMS:
+    gq_rms_acc_combine(&acc->rms, &chunk->rms);
+    break;
+  case GQ_REDUCE_STATS:
+    gq_stats_acc_merge(&acc->stats, &chunk->stats);
+    break;
+  }
+}
+
+/* Did the fast pass meet a term that is not finite?  Every such term makes
+ * one of these sums NaN or infinite (so does an overflow, which the
+ * classifying pass then finds to be finite after all). */
+static int saw_nonfinite(gq_reduce_kind kind, const gq_reduce_acc *a)
+{
+  switch (kind) {
+  case GQ_REDUCE_RMS:
+    return !isfinite(a->rms.sq_diff + a->rms.sq_ref + a->rms.max_abs);
+  case GQ_REDUCE_STATS:
+    return !isfinite(a->stats.abs_sum);
+  default:
+    return !isfinite(a->sum.abs_sum);
+  }
+}
+
+int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)
+{
+  if (!ctx || !out || (p->n > 0 && (!p->x || ((p->kind == GQ_REDUCE_DOT || p->kind == GQ_REDUCE_RMS) && !p->y))))
+    return gq_fail(GQ_EINVAL, "data reduction: NULL argument");
+  gq_array_reduce q = *p;
+  q.classify = 0;
+  double t = 0.0, t2 = 0.0;
+  int status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, &t)
+                                               : gq_cpu_array_reduce(&q, out, &t);
+  if (status == GQ_SUCCESS && saw_nonfinite(q.kind, out)) {
+    q.classify = 1;
+    status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, &t2)
+                                             : gq_cpu_array_reduce(&q, out, &t2);
+  }
+  if (ms)
+    *ms = t + t2;
+  return status;
+}
+
+static int accumulate(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
+                      const void *y, gq_reduce_acc *acc)
+{
+  if (!acc)
+    return gq_fail(GQ_EINVAL, "data reduction: NULL accumulator");
+  if (n == 0)
+    return GQ_SUCCESS;
+  gq_array_reduce p = {kind, is_float, 0, n, x, y};
+  gq_reduce_acc chunk;
+  const int status = gq_array_reduce_run(ctx, &p, &chunk, NULL);
+  if (status != GQ_SUCCESS)
+    return status;
+  gq_reduce_acc_merge_chunk(kind, acc, &chunk);
+  gq_clear_error();
+  return GQ_SUCCESS;
+}
+
+/* Each accumulator type is a member of gq_reduce_acc, at offset 0. */
+#define GQ_ACC_ARG ((gq_reduce_acc *)(void *)(acc))
+int gq_sum_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x)
+{
+  return accumulate(ctx, GQ_REDUCE_SUM, 0, n, x, NULL, GQ_ACC_ARG);
+}
+int gq_sum_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float *x)
+{
+  return accumulate(ctx, GQ_REDUCE_SUM, 1, n, x, NULL, GQ_ACC_ARG);
+}
+int gq_dot_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x, const double *y)
+{
+  return accumulate(ctx, GQ_REDUCE_DOT, 0, n, x, y, GQ_ACC_ARG);
+}
+int gq_dot_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float *x, const float *y)
+{
+  return accumulate(ctx, GQ_REDUCE_DOT, 1, n, x, y, GQ_ACC_ARG);
+}
+int gq_rms_accumulate(gq_context *ctx, gq_rms_acc *acc, size_t n, const double *a, const double *b)
+{
+  return accumulate(ctx, GQ_REDUCE_RMS, 0, n, a, b, GQ_ACC_ARG);
+}
+int gq_rms_accumulate_f(gq_context *ctx, gq_rms_acc *acc, size_t n, const float *a, const float *b)
+{
+  return accumulate(ctx, GQ_REDUCE_RMS, 1, n, a, b, GQ_ACC_ARG);
+}
+int gq_stats_accumulate(gq_context *ctx, gq_stats_acc *acc, size_t n, const double *x)
+{
+  return accumulate(ctx, GQ_REDUCE_STATS, 0, n, x, NULL, GQ_ACC_ARG);
+}
+int gq_stats_accumulate_f(gq_context *ctx, gq_stats_acc *acc, size_t n, const float *x)
+{
+  return accumulate(ctx, GQ_REDUCE_STATS, 1, n, x, NULL, GQ_ACC_ARG);
+}
+#undef GQ_ACC_ARG
+
+/* ---- policies ----------------------------------------------------------- */
+static int policy_error(gq_nan_policy policy, uint64_t nan_count, uint64_t inf_count, const char *what)
+{
+  if (policy != GQ_NAN_ERROR || nan_count + inf_count == 0)
+    return GQ_SUCCESS;
+  return gq_fail(GQ_EDOM, "%llu NaN and %llu infinite %s (the NaN policy is 'error')",
+                 (unsigned long long)nan_count, (unsigned long long)inf_count, what);
+}
+
+/* The IEEE sum of terms that include these non-finite ones. */
+static double propagated(uint64_t nan_count, uint64_t posinf, uint64_t neginf)
+{
+  if (nan_count > 0 || (posinf > 0 && neginf > 0))
+    return NAN;
+  return posinf > 0 ? INFINITY : -INFINITY;
+}
+
+int gq_sum_finish(const gq_sum_acc *acc, gq_nan_policy policy, double *result)
+{
+  if (!acc || !result)
+    return gq_fail(GQ_EINVAL, "gq_sum_finish: NULL argument");
+  const uint64_t bad = acc->nan_count + acc->posinf_count + acc->neginf_count;
+  *result = acc->sum + acc->sum_err;
+  if (bad > 0 && policy != GQ_NAN_OMIT)
+    *result = propagated(acc->nan_count, acc->posinf_count, acc->neginf_count);
+  return policy_error(policy, acc->nan_count, acc->posinf_count + acc->neginf_count, "terms");
+}
+
+int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r)
+{
+  if (!acc || !r)
+    return gq_fail(GQ_EINVAL, "gq_rms_finish: NULL argument");
+  const double ss = acc->sq_diff + acc->sq_diff_err;
+  r->n = acc->n;
+  r->nan_count = acc->nan_count;
+  r->inf_count = acc->inf_count;
+  r->rms = acc->n > 0 ? sqrt(ss / (double)acc->n) : NAN;
+  r->max_abs = acc->max_abs;
+  const double ref = acc->sq_ref + acc->sq_ref_err;
+  r->relative = ref > 0.0 ? sqrt(ss / ref) : NAN;
+  if (policy != GQ_NAN_OMIT && acc->nan_count + acc->inf_count > 0) {
+    const double v = acc->nan_count > 0 ? NAN : INFINITY;
+    r->rms = r->max_abs = v;
+    r->relative = NAN;
+  }
+  return policy_error(policy, acc->nan_count, acc->inf_count, "pairs");
+}
+
+int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result *s)
+{
+  if (!a || !s)
+    return gq_fail(GQ_EINVAL, "gq_stats_finish: NULL argument");
+  const double n = (double)a->n;
+  s->total = gq_stats_acc_total(a);
+  s->n = a->n;
+  s->nan_count = a->nan_count;
+  s->inf_count = a->posinf_count + a->neginf_count;
+  s->sum = a->sum + a->sum_err;
+  /* The compensated sum over n is the mean to within an ulp; Chan's mean
+   * (shift + offset, used for merging M2) can be a few ulp off. */
+  s->mean = a->n > 0 ? s->sum / n : NAN;
+  s->var_population = a->n > 0 ? a->m2 / n : NAN;
+  s->var_sample = a->n > 1 ? a->m2 / (n - 1.0) : NAN;
+  s->sd_population = sqrt(s->var_population);
+  s->sd_sample = sqrt(s->var_sample);
+  s->min = a->n > 0 ? a->min : NAN;
+  s->max = a->n > 0 ? a->max : NAN;
+  s->argmin = a->n > 0 ? a->argmin : GQ_NO_INDEX;
+  s->argmax = a->n > 0 ? a->argmax : GQ_NO_INDEX;
+  s->l1 = a->abs_sum;
+  const double mean = a->shift + a->offset;
+  s->l2 = sqrt(a->m2 + n * mean * mean); /* sum x^2, both terms >= 0 */
+  s->linf = a->n > 0 ? fmax(fabs(a->min), fabs(a->max)) : 0.0;
+  if (policy != GQ_NAN_OMIT && s->nan_count + s->inf_count > 0) {
+    s->n = s->total;
+    s->sum = s->mean = propagated(a->nan_count, a->posinf_count, a->neginf_count);
+    s->var_population = s->var_sample = s->sd_population = s->sd_sample = NAN;
+    s->l1 = s->l2 = s->linf = a->nan_count > 0 ? NAN : INFINITY;
+    if (a->nan_count > 0) {
+      s->min = s->max = NAN;
+      s->argmin = s->argmax = a->first_nan;
+    } else {
+      if (a->neginf_count > 0) {
+        s->min = -INFINITY;
+        s->argmin = a->first_neginf;
+      }
+      if (a->posinf_count > 0) {
+        s->max = INFINITY;
+        s->argmax = a->first_posinf;
+      }
+      if (a->n == 0 && a->neginf_count == 0) { /* only +Inf: it is also the min */
+        s->min = INFINITY;
+        s->argmin = a->first_posinf;
+      }
+      if (a->n == 0 && a->posinf_count == 0) {
+        s->max = -INFINITY;
+        s->argmax = a->first_neginf;
+      }
+    }
+  }
+  return policy_error(policy, a->nan_count, s->inf_count, "values");
+}
+
+/* ---- one-shot forms ------------------------------------------------------ */
+static int one_sum(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
+                   const void *y, double *result)
+{
+  if (!result)
+    return gq_fail(GQ_EINVAL, "data reduction: NULL result");
+  *result = NAN;
+  gq_reduce_acc acc;
+  gq_sum_acc_zero(&acc.sum);
+  const int status = accumulate(ctx, kind, is_float, n, x, y, &acc);
+  return status != GQ_SUCCESS ? status : gq_sum_finish(&acc.sum, GQ_NAN_PROPAGATE, result);
+}
+
+int gq_sum(gq_context *ctx, size_t n, const double *x, double *result)
+{
+  return one_sum(ctx, GQ_REDUCE_SUM, 0, n, x, NULL, result);
+}
+int gq_sum_f(gq_context *ctx, size_t n, const float *x, double *result)
+{
+  return one_sum(ctx, GQ_REDUCE_SUM, 1, n, x, NULL, result);
+}
+int gq_dot(gq_context *ctx, size_t n, const double *x, const double *y, double *result)
+{
+  return one_sum(ctx, GQ_REDUCE_DOT, 0, n, x, y, result);
+}
+int gq_dot_f(gq_context *ctx, size_t n, const float *x, const float *y, double *result)
+{
+  return one_sum(ctx, GQ_REDUCE_DOT, 1, n, x, y, result);
+}
+
+static int one_rms(gq_context *ctx, int is_float, size_t n, const void *x, const void *y, gq_rms_result *r)
+{
+  if (!r)
+    return gq_fail(GQ_EINVAL, "gq_rms_diff: NULL result");
+  gq_reduce_acc acc;
+  gq_rms_acc_zero(&acc.rms);
+  gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r); /* defined values on failure */
+  const int status = accumulate(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &acc);
+  return status != GQ_SUCCESS ? status : gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r);
+}
+int gq_rms_diff(gq_context *ctx, size_t n, const double *x, const double *y, gq_rms_result *r)
+{
+  return one_rms(ctx, 0, n, x, y, r);
+}
+int gq_rms_diff_f(gq_context *ctx, size_t n, const float *x, const float *y, gq_rms_result *r)
+{
+  return one_rms(ctx, 1, n, x, y, r);
+}
+
+static int one_stats(gq_context *ctx, int is_float, size_t n, const void *x, gq_stats_result *s)
+{
+  if (!s)
+    return gq_fail(GQ_EINVAL, "gq_stats: NULL result");
+  gq_reduce_acc acc;
+  gq_stats_acc_zero(&acc.stats);
+  gq_stats_finish(&acc.stats, GQ_NAN_PROPAGATE, s);
+  const int status = accumulate(ctx, GQ_REDUCE_STATS, is_float, n, x, NULL, &acc);
+  return status != GQ_SUCCESS ? status : gq_stats_finish(&acc.stats, GQ_NAN_PROPAGATE, s);
+}
+int gq_stats(gq_context *ctx, size_t n, const double *x, gq_stats_result *s)
+{
+  return one_stats(ctx, 0, n, x, s);
+}
+int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s)
+{
+  return one_stats(ctx, 1, n, x, s);
+}
