@@ -335,6 +335,7 @@ int gq_stats_finish(const gq_stats_acc *acc, gq_nan_policy policy, gq_stats_resu
 
 /* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives 0 for sums and dots. */
 int gq_sum(gq_context *ctx, size_t n, const double *x, double *result);
+#define GQ_HAVE_SUM 1 /* gpuquad bench times gq_sum as the production path */
 int gq_sum_f(gq_context *ctx, size_t n, const float *x, double *result);
 int gq_dot(gq_context *ctx, size_t n, const double *x, const double *y, double *result);
 int gq_dot_f(gq_context *ctx, size_t n, const float *x, const float *y, double *result);
