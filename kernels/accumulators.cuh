@@ -159,6 +159,9 @@ struct SumCombine {
     return a;
   }
   __device__ static gq_sum_acc identity() { gq_sum_acc z; gq_sum_acc_zero(&z); return z; }
+  // The finished sum as a double; NaN and Inf propagate through the
+  // arithmetic (the asynchronous forms do not classify).
+  __device__ static void finish(const gq_sum_acc &a, void *out) { *static_cast<double *>(out) = a.sum + a.sum_err; }
 };
 struct RmsCombine {
   __device__ __forceinline__ gq_rms_acc operator()(gq_rms_acc a, gq_rms_acc b) const
@@ -167,6 +170,19 @@ struct RmsCombine {
     return a;
   }
   __device__ static gq_rms_acc identity() { gq_rms_acc z; gq_rms_acc_zero(&z); return z; }
+  // rms, max |a - b| and the relative change, as gq_rms_finish computes them.
+  __device__ static void finish(const gq_rms_acc &a, void *out)
+  {
+    gq_rms_result r;
+    const double sq = a.sq_diff + a.sq_diff_err, ref = a.sq_ref + a.sq_ref_err;
+    r.n = a.n;
+    r.nan_count = a.nan_count;
+    r.inf_count = a.inf_count;
+    r.rms = a.n ? sqrt(sq / (double)a.n) : __longlong_as_double(0x7ff8000000000000LL);
+    r.max_abs = a.max_abs;
+    r.relative = sqrt(sq) / sqrt(ref);
+    *static_cast<gq_rms_result *>(out) = r;
+  }
 };
 struct StatsCombine {
   __device__ __forceinline__ gq_stats_acc operator()(gq_stats_acc a, gq_stats_acc b) const
@@ -175,6 +191,7 @@ struct StatsCombine {
     return a;
   }
   __device__ static gq_stats_acc identity() { gq_stats_acc z; gq_stats_acc_zero(&z); return z; }
+  __device__ static void finish(const gq_stats_acc &, void *) {} // no asynchronous form
 };
 
 template <class Thread> struct CombineOf;

@@ -23,7 +23,7 @@ namespace gq {
 template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratch, unsigned *counter,
-                    typename CombineOf<Thread>::acc *result)
+                    typename CombineOf<Thread>::acc *result, void *finished)
 {
   using Combine = typename CombineOf<Thread>::type;
   constexpr int W = Source::WIDTH;
@@ -72,21 +72,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   }
 
   auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
-  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity());
-}
-
-// Blocks to launch: as many as stay resident on the device, no more than the
-// tiles there are.
-template <class Kernel>
-inline int resident_grid(Kernel kernel, int block, int sms, long long tiles)
-{
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess || per_sm < 1)
-    per_sm = 1;
-  long long grid = (long long)per_sm * sms;
-  if (grid > tiles)
-    grid = tiles;
-  return grid < 1 ? 1 : (int)grid;
+  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished);
 }
 
 } // namespace gq

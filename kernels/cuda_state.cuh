@@ -31,6 +31,8 @@ struct gq_cuda_state {
   unsigned *d_counter;
   void *d_result;     // 3 x gq_reduce_acc
   void *h_result;     // 3 x gq_reduce_acc, pinned
+  void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the one-shot
+  void *d_mapped;     //   reductions' last block writes it over PCIe directly
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -39,9 +39,12 @@ __device__ __forceinline__ T load_cg(const T *p)
 }
 
 // block_total is valid in thread 0; every thread of the block calls this.
+// When finished is not NULL the last block also writes Op::finish(result)
+// there: the finished value (a double, an rms triple) in the caller's device
+// memory, for the asynchronous API and graph capture.
 template <int BLOCK, class Acc, class Op>
 __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, unsigned *counter,
-                                                 Acc *result, Op op, Acc identity)
+                                                 Acc *result, Op op, Acc identity, void *finished = nullptr)
 {
   __shared__ bool am_last;
   if (threadIdx.x == 0) {
@@ -56,8 +59,11 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
   for (unsigned i = threadIdx.x; i < gridDim.x; i += BLOCK)
     v = op(v, load_cg(scratch + i));
   v = block_reduce<BLOCK>(v, op, identity);
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
     *result = v;
+    if (finished)
+      Op::finish(v, finished);
+  }
 }
 
 } // namespace gq

@@ -336,6 +336,18 @@ int gq_stats_finish(const gq_stats_acc *acc, gq_nan_policy policy, gq_stats_resu
 /* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives 0 for sums and dots. */
 int gq_sum(gq_context *ctx, size_t n, const double *x, double *result);
 #define GQ_HAVE_SUM 1 /* gpuquad bench times gq_sum as the production path */
+
+/* Asynchronous forms, for solvers that keep their vectors on the GPU and for
+ * CUDA graph capture: enqueue the reduction on the context's stream (see
+ * gq_context_set_stream) and leave the finished result in device memory at
+ * d_result; nothing is copied back and nothing waits.  One kernel launch, no
+ * allocation, no memset.  NaN and Inf propagate through the arithmetic (no
+ * classifying pass).  Calls on one context run in stream order; the context
+ * scratch is reused, so do not run two at once on different streams of one
+ * context.  GQ_EUNSUP on a CPU context. */
+int gq_sum_async(gq_context *ctx, size_t n, const double *x, double *d_result);
+int gq_dot_async(gq_context *ctx, size_t n, const double *x, const double *y, double *d_result);
+int gq_rms_diff_async(gq_context *ctx, size_t n, const double *x, const double *y, gq_rms_result *d_result);
 int gq_sum_f(gq_context *ctx, size_t n, const float *x, double *result);
 int gq_dot(gq_context *ctx, size_t n, const double *x, const double *y, double *result);
 int gq_dot_f(gq_context *ctx, size_t n, const float *x, const float *y, double *result);

@@ -184,5 +184,13 @@ int main(void)
   double *bad = (double *)NULL;
   tap_ok(gq_sum(cpu, 3, bad, NULL) == GQ_EINVAL, "NULL result: GQ_EINVAL");
   gq_context_free(cpu);
+  {
+    double xs[3] = {1, 2, 3}, out;
+    gq_rms_result r;
+    gq_context *c = gq_context_create(GQ_DEVICE_CPU);
+    tap_ok(gq_sum_async(c, 3, xs, &out) == GQ_EUNSUP && gq_dot_async(c, 3, xs, xs, &out) == GQ_EUNSUP &&
+           gq_rms_diff_async(c, 3, xs, xs, &r) == GQ_EUNSUP, "asynchronous forms on a CPU context: EUNSUP");
+    gq_context_free(c);
+  }
   return tap_done();
 }

@@ -148,6 +148,38 @@ int main(void)
   gq_stats(gpu, 1000, d, &s);
   tap_ok(s.min == 0.0 && s.max == 1.0 && s.argmax == 999 && fabs(s.mean - 0.5) <= 4 * U,
          "linspace: 0 .. 1, mean 0.5 (%.17g)", s.mean);
+  /* The asynchronous forms leave in device memory what the synchronous ones return. */
+  {
+    const size_t n = ((size_t)1 << 20) + 3;
+    double *x, *y, *d_out, sync_sum, sync_dot, async_vals[2];
+    gq_rms_result sync_rms, async_rms, *d_rms;
+    gq_alloc(gpu, n * sizeof *x, (void **)&x);
+    gq_alloc(gpu, n * sizeof *y, (void **)&y);
+    gq_alloc(gpu, 2 * sizeof *d_out, (void **)&d_out);
+    gq_alloc(gpu, sizeof *d_rms, (void **)&d_rms);
+    gq_generate(gpu, GQ_GEN_NORMAL, n, 11, x);
+    gq_generate(gpu, GQ_GEN_UNIFORM, n, 12, y);
+    gq_sum(gpu, n, x, &sync_sum);
+    gq_dot(gpu, n, x, y, &sync_dot);
+    gq_rms_diff(gpu, n, x, y, &sync_rms);
+    const int s1 = gq_sum_async(gpu, n, x, d_out);
+    const int s2 = gq_dot_async(gpu, n, x, y, d_out + 1);
+    const int s3 = gq_rms_diff_async(gpu, n, x, y, d_rms);
+    gq_copy_from(gpu, async_vals, d_out, sizeof async_vals);
+    gq_copy_from(gpu, &async_rms, d_rms, sizeof async_rms);
+    tap_ok(s1 == GQ_SUCCESS && async_vals[0] == sync_sum, "gq_sum_async %.17g = gq_sum %.17g", async_vals[0], sync_sum);
+    tap_ok(s2 == GQ_SUCCESS && async_vals[1] == sync_dot, "gq_dot_async %.17g = gq_dot %.17g", async_vals[1], sync_dot);
+    tap_ok(s3 == GQ_SUCCESS && async_rms.rms == sync_rms.rms && async_rms.max_abs == sync_rms.max_abs &&
+           async_rms.relative == sync_rms.relative && async_rms.n == n,
+           "gq_rms_diff_async (%.17g, %.17g, %.17g) = gq_rms_diff", async_rms.rms, async_rms.max_abs,
+           async_rms.relative);
+    tap_ok(gq_sum_async(gpu, 0, x, d_out) == GQ_EINVAL && gq_dot_async(gpu, n, x, NULL, d_out) == GQ_EINVAL,
+           "asynchronous forms: n = 0 and NULL are EINVAL");
+    gq_free(gpu, x);
+    gq_free(gpu, y);
+    gq_free(gpu, d_out);
+    gq_free(gpu, d_rms);
+  }
   tap_ok(gq_generate(gpu, GQ_GEN_NORMAL, 999, 7, d) == GQ_SUCCESS, "gq_generate normal, odd length");
   gq_stats(gpu, 999, d, &s);
   tap_ok(fabs(s.mean) < 0.2 && fabs(s.sd_sample - 1.0) < 0.1 && s.nan_count == 0, "normal: mean %.3g, sd %.3g",

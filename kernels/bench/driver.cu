@@ -271,6 +271,8 @@ int gqb_time(gqb_device *dev, int method, gqb_type type, gqb_op op, size_t n, in
   }, err, errlen);
 }
 
+void *gqb_device_stream(gqb_device *dev) { return dev->stream; }
+
 int gqb_time_call(gqb_device *dev, int (*call)(void *), void *arg, int reps, double *us, char *err, size_t errlen)
 {
   return timed(dev, reps, us, [&]() -> int {

@@ -60,6 +60,7 @@ const char *gqb_device_name(const gqb_device *dev);
 int gqb_device_sms(const gqb_device *dev);
 /* The data buffer (device memory) that gqb_generate filled. */
 const void *gqb_device_data(const gqb_device *dev);
+void *gqb_device_stream(gqb_device *dev); /* its cudaStream_t, where every method is timed */
 
 /* Fills the first n elements of the data buffer on the device (never zero;
  * kernels/bench/generate.cu describes the values) and copies them to h_copy. */

@@ -69,3 +69,9 @@ int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src 
   (void)st; (void)kind; (void)src; (void)acc; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
+
+int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished)
+{
+  (void)st; (void)p; (void)d_finished;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
