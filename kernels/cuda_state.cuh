@@ -10,6 +10,7 @@
 enum { GQ_CUDA_ACC_SLOTS = 8 };
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
+struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use
 
 struct gq_cuda_state {
   int device;
@@ -21,9 +22,12 @@ struct gq_cuda_state {
   cudaEvent_t start, stop;
   gq_csum *d_acc; // GQ_CUDA_ACC_SLOTS accumulators in device memory
   gq_csum *h_acc; // pinned host copy
+  gq_mc_state *mc; // NULL until gpuquad mc runs here
 };
 
 // jit.cu: unload the expression kernels of a context.
 void gq_jit_release(gq_cuda_state *st);
+// mc.cu: free the Monte Carlo scratch (buffers, cuRAND generator).
+void gq_mc_release(gq_cuda_state *st);
 
 #endif

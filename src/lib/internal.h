@@ -4,6 +4,7 @@
 
 #include "gpuquad.h"
 #include "compensated.h"
+#include "mc_moments.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,28 @@ void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled);
 /* kernels/jit.cu: compile f's expression kernel for sm_<cc> with NVRTC
  * without loading it (tests; no GPU needed). */
 int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size);
+
+/* ---- Monte Carlo (mc.c, cpu/mc_sum.c, kernels/mc.cu) ---------------------
+ * One batch: samples [first, first + count) of the Philox layout of
+ * philox.h (first a multiple of 4), x = a + w u (uniform) or Box-Muller
+ * normals, g (f = scale * g) at each, shifted sums around `shift` of g. */
+typedef struct {
+  const gq_integrand *f; /* an expression (built-ins are parsed from their formula) */
+  int dims, dist, precision, method;
+  double a[GQ_MC_MAX_DIMS], w[GQ_MC_MAX_DIMS]; /* x_d = a_d + w_d u  */
+  double shift;          /* K of mc_moments.h, for g             */
+  uint64_t seed;
+  uint64_t first, count;
+  unsigned blocks;
+} gq_mc_batch;
+
+/* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend
+ * draws them (first a multiple of 4; also used for the pilot shift). */
+void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x);
+int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+/* kernels/mc.cu: compile the Monte Carlo module of f without loading it (tests). */
+int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc, size_t *cubin_size);
 
 /* Monotonic wall clock in milliseconds. */
 double gq_wall_ms(void);

@@ -28,3 +28,10 @@ int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint6
 }
 
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled) { (void)st; (void)enabled; }
+
+/* gpuquad mc */
+int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info)
+{
+  (void)st; (void)p; (void)out; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
