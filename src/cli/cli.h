@@ -73,5 +73,8 @@ void json_end(json_writer *w);
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
+/* gpuquad mc (cmd_mc.c) */
+int cmd_mc(int argc, char **argv, int first, double t_start_ms);
+void usage_mc(FILE *out);
 
 #endif

@@ -13,6 +13,7 @@ static void usage(FILE *out)
         "\n"
         "Commands:\n"
         "  integrate   composite trapezoid rule (the default command)\n"
+        "  mc          Monte Carlo mean and integral over a box or N(0, I)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "\n",
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
   if (argc > 1 && argv[1][0] != '-') {
     if (strcmp(argv[1], "integrate") == 0)
       first = 2;
+    else if (strcmp(argv[1], "mc") == 0) /* gpuquad mc (issue 4) */
+      return cmd_mc(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0) {
       usage(stdout);
       return EXIT_OK;
