@@ -88,13 +88,8 @@ int make_source(const gq_grid_sum *p, std::string *src)
   const char *real = use_float ? "float" : "double";
   *src = std::string("// gpuquad expression kernel (generated)\n"
                      "#include \"transform_reduce.cuh\"\n"
-                     "#include \"nonfinite_scan.cuh\"\n"
-                     "#include \"device_math.cuh\"\n"
-                     "namespace gq_jit {\n"
-                     "namespace fast {\n"
-                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
-                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
-         g + "}\nnamespace exact {\n" + g + "}\n" +
+                     "#include \"nonfinite_scan.cuh\"\n") +
+         gq::jit_g_namespaces(g) +
          "template <int FAST> struct Map {\n"
          "  double a, h;\n"
          "  __device__ __forceinline__ double operator()(double i) const {\n"
@@ -108,6 +103,17 @@ int make_source(const gq_grid_sum *p, std::string *src)
 }
 
 } // namespace
+
+// g twice, in gq_jit::fast (device_math's fast sqrt) and gq_jit::exact (CUDA's).
+std::string gq::jit_g_namespaces(const char *g)
+{
+  return std::string("#include \"device_math.cuh\"\n"
+                     "namespace gq_jit {\n"
+                     "namespace fast {\n"
+                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
+                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
+         g + "}\nnamespace exact {\n" + g + "}\n";
+}
 
 // NVRTC: source -> cubin for sm_XY, and the lowered names of the kernels
 // named by the name expressions want[0..count-1].

@@ -26,5 +26,10 @@ int jit_load(gq_cuda_state *st, const std::string &key, const std::string &src, 
 
 cudaKernel_t jit_kernel(const gq_jit_module *m, int k);
 
+// The opening of a generated translation unit: namespace gq_jit { with the
+// emitted g in gq_jit::fast (device_math's fast sqrt) and gq_jit::exact
+// (CUDA's); the caller adds its Map and closes the namespace.
+std::string jit_g_namespaces(const char *g);
+
 } // namespace gq
 #endif

@@ -70,13 +70,8 @@ int make_source(const gq_integrand *f, int precision, std::string *src)
     return gq_fail(status, "cannot generate CUDA source for the expression");
   const std::string real = real_name(precision);
   *src = std::string("// gpuquad Monte Carlo kernel (generated)\n"
-                     "#include \"mc_reduce.cuh\"\n"
-                     "#include \"device_math.cuh\"\n"
-                     "namespace gq_jit {\n"
-                     "namespace fast {\n"
-                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
-                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
-         g + "}\nnamespace exact {\n" + g + "}\n" +
+                     "#include \"mc_reduce.cuh\"\n") +
+         gq::jit_g_namespaces(g) +
          "template <int FAST> struct Map {\n"
          "  __device__ __forceinline__ " + real + " operator()(const " + real + " *x) const {\n"
          "    return FAST ? fast::g(x) : exact::g(x);\n"

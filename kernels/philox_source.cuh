@@ -16,43 +16,26 @@ namespace gq {
 
 // x = a + w u, with u from one Philox word: (0, 1) in double, (0, 1] in float
 // (cuRAND's curand_uniform).
-__device__ __forceinline__ double affine_uniform(unsigned int word, double a, double w)
+__device__ __forceinline__ void affine_uniform(unsigned int word, double a, double w, double *x)
 {
-  return fma(gq_uniform_double(word), w, a);
+  *x = fma(gq_uniform_double(word), w, a);
 }
-__device__ __forceinline__ float affine_uniform_f(unsigned int word, float a, float w)
+__device__ __forceinline__ void affine_uniform(unsigned int word, double a, double w, float *x)
 {
-  return fmaf(gq_uniform_float(word), w, a);
+  *x = fmaf(gq_uniform_float(word), (float)w, (float)a);
 }
 
-template <int D, class Real> struct PhiloxUniform;
-
-template <int D> struct PhiloxUniform<D, double> {
+template <int D, class Real> struct PhiloxUniform {
   unsigned long long seed;
   double a[D], w[D];
-  __device__ __forceinline__ void quad(unsigned long long q, double x[4][D]) const
+  __device__ __forceinline__ void quad(unsigned long long q, Real x[4][D]) const
   {
 #pragma unroll
     for (int d = 0; d < D; d++) {
       const gq_philox4 r = gq_philox_quad(q, (unsigned)d, seed);
 #pragma unroll
       for (int l = 0; l < 4; l++)
-        x[l][d] = affine_uniform(r.v[l], a[d], w[d]);
-    }
-  }
-};
-
-template <int D> struct PhiloxUniform<D, float> {
-  unsigned long long seed;
-  double a[D], w[D];
-  __device__ __forceinline__ void quad(unsigned long long q, float x[4][D]) const
-  {
-#pragma unroll
-    for (int d = 0; d < D; d++) {
-      const gq_philox4 r = gq_philox_quad(q, (unsigned)d, seed);
-#pragma unroll
-      for (int l = 0; l < 4; l++)
-        x[l][d] = affine_uniform_f(r.v[l], (float)a[d], (float)w[d]);
+        affine_uniform(r.v[l], a[d], w[d], &x[l][d]);
     }
   }
 };

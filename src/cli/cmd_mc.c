@@ -114,17 +114,6 @@ static void show_progress(const gq_mc_progress *p, void *user)
   fflush(stderr);
 }
 
-static const char *jit_name(int jit)
-{
-  switch (jit) {
-  case GQ_JIT_MISS: return "compiled";
-  case GQ_JIT_HIT: return "cache hit";
-  case GQ_JIT_OFF: return "compiled, cache off";
-  case GQ_JIT_LOADED: return "loaded";
-  default: return "none";
-  }
-}
-
 static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
@@ -333,7 +322,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     json_number(&w, "kernel_ms", r.kernel_ms);
     json_number(&w, "wall_ms", wall_ms);
     json_number(&w, "samples_per_second", sps);
-    json_string(&w, "jit", jit_name(r.jit));
+    json_string(&w, "jit", cli_jit_name(r.jit));
     json_number(&w, "jit_ms", r.compile_ms);
     json_end(&w);
   } else if (o->quiet) {
@@ -358,7 +347,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     printf("  samples      %llu%s\n", (unsigned long long)r.n, r.stopped_by_tol ? "  (stopped: --tol reached)" : "");
     printf("  seed         %llu\n", (unsigned long long)r.seed);
     if (r.jit != GQ_JIT_NONE)
-      printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", jit_name(r.jit), r.compile_ms);
+      printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g samples/s)\n", r.kernel_ms, sps);
     printf("  wall time    %.4g ms\n", wall_ms);
   }
