@@ -10,6 +10,7 @@
 enum { GQ_CUDA_ACC_SLOTS = 8 };
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
+struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use
 
 struct gq_cuda_state {
   int device;
@@ -42,9 +43,12 @@ struct gq_cuda_state {
   cudaStream_t copy_stream;
   cudaEvent_t copied[2], done[2], copy_start[2], copy_stop[2], kernel_start[2], kernel_stop[2];
   int streaming_ready;
+  gq_mc_state *mc; // NULL until gpuquad mc runs here
 };
 
 // jit.cu: unload the expression kernels of a context.
 void gq_jit_release(gq_cuda_state *st);
+// mc.cu: free the Monte Carlo scratch (buffers, cuRAND generator).
+void gq_mc_release(gq_cuda_state *st);
 
 #endif

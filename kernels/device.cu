@@ -54,6 +54,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
     return;
   cudaSetDevice(st->device);
   gq_jit_release(st);
+  gq_mc_release(st);
   if (st->d_acc) cudaFree(st->d_acc);
   if (st->h_acc) cudaFreeHost(st->h_acc);
   if (st->d_partials) cudaFree(st->d_partials);

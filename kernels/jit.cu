@@ -15,6 +15,7 @@
 #include <new>
 #include <string>
 
+#include "jit_module.cuh"
 #include "launch.cuh"
 #include "policy.cuh"
 
@@ -37,10 +38,9 @@ struct jit_map {
 } // namespace
 
 struct gq_jit_module {
-  std::string key;     // canonical expression text + precision
-  int precision;
+  std::string key;     // what was compiled: expression, kind of module, precision
   cudaLibrary_t library;
-  cudaKernel_t fast, exact, scan;
+  cudaKernel_t kernels[gq::JIT_MAX_KERNELS]; // in the order the caller named them
   gq_jit_module *next;
 };
 
@@ -88,13 +88,8 @@ int make_source(const gq_grid_sum *p, std::string *src)
   const char *real = use_float ? "float" : "double";
   *src = std::string("// gpuquad expression kernel (generated)\n"
                      "#include \"transform_reduce.cuh\"\n"
-                     "#include \"nonfinite_scan.cuh\"\n"
-                     "#include \"device_math.cuh\"\n"
-                     "namespace gq_jit {\n"
-                     "namespace fast {\n"
-                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
-                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
-         g + "}\nnamespace exact {\n" + g + "}\n" +
+                     "#include \"nonfinite_scan.cuh\"\n") +
+         gq::jit_g_namespaces(g) +
          "template <int FAST> struct Map {\n"
          "  double a, h;\n"
          "  __device__ __forceinline__ double operator()(double i) const {\n"
@@ -107,17 +102,31 @@ int make_source(const gq_grid_sum *p, std::string *src)
   return GQ_SUCCESS;
 }
 
-// NVRTC: source -> cubin for sm_XY.
-int compile(gq_cuda_state *st, const std::string &src, std::string *cubin, std::string names[3])
+} // namespace
+
+// g twice, in gq_jit::fast (device_math's fast sqrt) and gq_jit::exact (CUDA's).
+std::string gq::jit_g_namespaces(const char *g)
+{
+  return std::string("#include \"device_math.cuh\"\n"
+                     "namespace gq_jit {\n"
+                     "namespace fast {\n"
+                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
+                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
+         g + "}\nnamespace exact {\n" + g + "}\n";
+}
+
+// NVRTC: source -> cubin for sm_XY, and the lowered names of the kernels
+// named by the name expressions want[0..count-1].
+int gq::jit_compile(int cc_major, int cc_minor, const std::string &src, const std::string *want, int count,
+                    std::string *cubin, std::string *names)
 {
   nvrtcProgram prog = nullptr;
   GQ_NVRTC_TRY(nvrtcCreateProgram(&prog, src.c_str(), "gpuquad_expression.cu", gq_jit_header_count,
                                   gq_jit_header_sources, gq_jit_header_names));
-  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < count; k++)
     GQ_NVRTC_TRY(nvrtcAddNameExpression(prog, want[k].c_str()));
   char arch[32];
-  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", st->cc_major, st->cc_minor);
+  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
   const char *options[] = {arch, "--std=c++17", "-default-device"};
   const nvrtcResult r = nvrtcCompileProgram(prog, 3, options);
   if (r != NVRTC_SUCCESS) {
@@ -134,7 +143,7 @@ int compile(gq_cuda_state *st, const std::string &src, std::string *cubin, std::
   GQ_NVRTC_TRY(nvrtcGetCUBINSize(prog, &size));
   cubin->resize(size);
   GQ_NVRTC_TRY(nvrtcGetCUBIN(prog, &(*cubin)[0]));
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < count; k++) {
     const char *lowered = nullptr;
     GQ_NVRTC_TRY(nvrtcGetLoweredName(prog, want[k].c_str(), &lowered));
     names[k] = lowered;
@@ -143,11 +152,13 @@ int compile(gq_cuda_state *st, const std::string &src, std::string *cubin, std::
   return GQ_SUCCESS;
 }
 
-// The module for (expression, precision): already loaded in this context, or
-// from the disk cache, or compiled now.
-int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
+// The module for key: already loaded in this context, or from the disk
+// cache, or compiled now from src.  The cache entry is keyed by the source,
+// the kernel names (which carry the launch policy), the architecture and the
+// versions of gpuquad and NVRTC.
+int gq::jit_load(gq_cuda_state *st, const std::string &key, const std::string &src, const std::string *want,
+                 int count, gq_jit_module **out, gq_grid_info *info)
 {
-  std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|float" : "|double");
   for (gq_jit_module *m = st->modules; m; m = m->next)
     if (m->key == key) {
       *out = m;
@@ -155,47 +166,51 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
       info->compile_ms = 0.0;
       return GQ_SUCCESS;
     }
+  if (count < 1 || count > JIT_MAX_KERNELS)
+    return gq_fail(GQ_EINVAL, "jit_load: %d kernels", count);
 
   const double t0 = gq_wall_ms();
-  std::string src;
-  int status = make_source(p, &src);
-  if (status != GQ_SUCCESS)
-    return status;
   int nvrtc_major = 0, nvrtc_minor = 0;
   nvrtcVersion(&nvrtc_major, &nvrtc_minor);
   char tag[160];
-  snprintf(tag, sizeof tag, "\n// sm_%d%d gpuquad %s nvrtc %d.%d policy %dx%d\n", st->cc_major, st->cc_minor,
-           gq_version(), nvrtc_major, nvrtc_minor, gq::GridPolicy::BLOCK, gq::GridPolicy::ITEMS);
-  const std::string cache_key = src + tag;
+  snprintf(tag, sizeof tag, "\n// sm_%d%d gpuquad %s nvrtc %d.%d\n", st->cc_major, st->cc_minor, gq_version(),
+           nvrtc_major, nvrtc_minor);
+  std::string cache_key = src + tag;
+  for (int k = 0; k < count; k++)
+    cache_key += "// " + want[k] + "\n";
 
-  std::string cubin, names[3];
+  std::string cubin, names[JIT_MAX_KERNELS];
   void *cached = nullptr;
   size_t cached_size = 0;
+  int status;
   if (st->jit_cache && gq_jit_cache_load(cache_key.c_str(), &cached, &cached_size) == 0) {
-    // blob = the three lowered names, each ended by '\n', then the cubin
+    // blob = the lowered names, each ended by '\n', then the cubin
     const std::string blob(static_cast<char *>(cached), cached_size);
     free(cached);
     size_t pos = 0;
     int found = 0;
-    for (; found < 3; found++) {
+    for (; found < count; found++) {
       const size_t nl = blob.find('\n', pos);
       if (nl == std::string::npos)
         break;
       names[found] = blob.substr(pos, nl - pos);
       pos = nl + 1;
     }
-    if (found == 3 && pos < blob.size()) {
+    if (found == count && pos < blob.size()) {
       cubin = blob.substr(pos);
       info->jit = GQ_JIT_HIT;
     }
   }
   if (cubin.empty()) {
-    status = compile(st, src, &cubin, names);
+    status = jit_compile(st->cc_major, st->cc_minor, src, want, count, &cubin, names);
     if (status != GQ_SUCCESS)
       return status;
     info->jit = st->jit_cache ? GQ_JIT_MISS : GQ_JIT_OFF;
     if (st->jit_cache) {
-      const std::string blob = names[0] + "\n" + names[1] + "\n" + names[2] + "\n" + cubin;
+      std::string blob;
+      for (int k = 0; k < count; k++)
+        blob += names[k] + "\n";
+      blob += cubin;
       gq_jit_cache_store(cache_key.c_str(), blob.data(), blob.size());
     }
   }
@@ -204,12 +219,11 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
   if (!m)
     return gq_fail(GQ_ENOMEM, "cannot allocate a JIT module");
   m->key = key;
-  m->precision = p->precision;
   status = gq::cuda_status(cudaLibraryLoadData(&m->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                            "cudaLibraryLoadData");
-  cudaKernel_t *slots[3] = {&m->fast, &m->exact, &m->scan};
-  for (int k = 0; status == GQ_SUCCESS && k < 3; k++)
-    status = gq::cuda_status(cudaLibraryGetKernel(slots[k], m->library, names[k].c_str()), "cudaLibraryGetKernel");
+  for (int k = 0; status == GQ_SUCCESS && k < count; k++)
+    status = gq::cuda_status(cudaLibraryGetKernel(&m->kernels[k], m->library, names[k].c_str()),
+                             "cudaLibraryGetKernel");
   if (status != GQ_SUCCESS) {
     if (m->library)
       cudaLibraryUnload(m->library);
@@ -221,6 +235,24 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
   *out = m;
   info->compile_ms = gq_wall_ms() - t0;
   return GQ_SUCCESS;
+}
+
+cudaKernel_t gq::jit_kernel(const gq_jit_module *m, int k) { return m->kernels[k]; }
+
+namespace {
+
+enum { FAST = 0, EXACT = 1, SCAN = 2 };
+
+// The trapezoid module of (expression, precision).
+int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
+{
+  const std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|float" : "|double");
+  std::string src;
+  const int status = make_source(p, &src);
+  if (status != GQ_SUCCESS)
+    return status;
+  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
+  return gq::jit_load(st, key, src, want, 3, out, info);
 }
 
 } // namespace
@@ -237,12 +269,12 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   const double first = (double)p->first;
   const long long count = (long long)(p->last - p->first + 1);
   using P = gq::GridPolicy;
-  status = gq::launch_grid_csum(st, (const void *)m->fast, P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
+  status = gq::launch_grid_csum(st, (const void *)m->kernels[FAST], P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
   if (status != GQ_SUCCESS || gq::sums_finite(sums))
     return status;
   // Not finite: again with CUDA's own functions (see grid_sum.cu).
   const double first_ms = info->ms;
-  status = gq::launch_grid_csum(st, (const void *)m->exact, P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
+  status = gq::launch_grid_csum(st, (const void *)m->kernels[EXACT], P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
   info->ms += first_ms;
   return status;
 }
@@ -256,7 +288,7 @@ extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, ui
     return status;
   jit_map map{p->a, p->h};
   unsigned long long bad = 0, first_bad = 0;
-  status = gq::launch_nonfinite(st, (const void *)m->scan, SCAN_BLOCK, (double)p->first,
+  status = gq::launch_nonfinite(st, (const void *)m->kernels[SCAN], SCAN_BLOCK, (double)p->first,
                                 (long long)(p->last - p->first + 1), &map, &bad, &first_bad);
   *count = bad;
   *first = p->first + first_bad;
@@ -283,8 +315,9 @@ extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc,
   gq_grid_sum p = {f, precision, 0.0, 1.0, 1, 2};
   std::string src, cubin, names[3];
   int status = make_source(&p, &src);
+  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
   if (status == GQ_SUCCESS)
-    status = compile(&st, src, &cubin, names);
+    status = gq::jit_compile(st.cc_major, st.cc_minor, src, want, 3, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

@@ -56,6 +56,22 @@ GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
 // The largest grid of the array reductions: scratch holds one partial per
 // block (cuda_state.cuh).
 constexpr int ARRAY_MAX_BLOCKS = 4096;
+// Monte Carlo (mc_reduce.cuh): compute-bound as well (Philox's integer
+// multiplies, then f in FP64), no memory traffic on the fused path.  QUADS
+// Philox quads in flight per thread for ILP; one for D > 4, where the points
+// of a quad alone take 4 D registers per real.  This row awaits measurement
+// (bench/gpu_mc.sh): 256 threads is the grid row's neighbour, not a result.
+// GQ_MC_BLOCK / GQ_MC_QUADS override it for a sweep.
+#ifndef GQ_MC_BLOCK
+#define GQ_MC_BLOCK 256
+#endif
+#ifndef GQ_MC_QUADS
+#define GQ_MC_QUADS 2
+#endif
+struct McPolicy {
+  static constexpr int BLOCK = GQ_MC_BLOCK;
+  static constexpr int quads(int dims) { return dims <= 4 ? GQ_MC_QUADS : 1; }
+};
 
 } // namespace gq
 #endif

@@ -379,6 +379,96 @@ int gq_rms_stream(gq_context *ctx, gq_reader *a, gq_reader *b, gq_rms_acc *acc, 
 int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_info *info);
 /* ==== end of data reductions =========================================== */
 
+/* ---- Monte Carlo means and integrals (gpuquad mc) ----------------------- */
+#define GQ_MC_MAX_DIMS 16
+/* Largest n: sample indices and the Philox counters stay below 2^63. */
+#define GQ_MC_MAX_N (UINT64_C(1) << 63)
+
+typedef enum { GQ_MC_UNIFORM = 0, GQ_MC_NORMAL = 1 } gq_mc_dist;
+/* fused: Philox generated in registers inside the reduction kernel;
+ * host_api: cuRAND's host API fills a device buffer in chunks, then the same
+ * reduction reads it (GPU only; kept for comparison). */
+typedef enum { GQ_MC_FUSED = 0, GQ_MC_HOST_API = 1 } gq_mc_method;
+
+/* Where a run stands, after each batch of samples. */
+typedef struct {
+  uint64_t done, n;      /* samples so far, and asked for       */
+  double mean, se;       /* running estimate of E f and its standard error */
+  double elapsed_ms;     /* wall time since the call started    */
+} gq_mc_progress;
+typedef void gq_mc_progress_fn(const gq_mc_progress *p, void *user);
+
+typedef struct {
+  int dims;                      /* 1..GQ_MC_MAX_DIMS                          */
+  double a[GQ_MC_MAX_DIMS];      /* uniform: the box [a_d, b_d], a_d <= b_d    */
+  double b[GQ_MC_MAX_DIMS];
+  gq_mc_dist dist;
+  uint64_t n;                    /* samples, 2..GQ_MC_MAX_N                    */
+  uint64_t seed;
+  gq_mc_method method;
+  gq_precision precision;        /* f in double or float; sums in double      */
+  double tol;                    /* > 0: stop once the standard error of the
+                                    mean of f is below tol (0: run all n)      */
+  gq_mc_progress_fn *progress;   /* called after each batch, or NULL          */
+  void *progress_user;
+  unsigned blocks;               /* GPU grid, 0: as many as stay resident     */
+} gq_mc_options;
+
+/* dims = 1 on [0, 1], uniform, n = 1e6, seed 0, fused, double, no tol. */
+void gq_mc_options_init(gq_mc_options *opt);
+
+typedef struct {
+  double mean;       /* of f over the samples                               */
+  double sd;         /* sample standard deviation (n - 1)                   */
+  double se;         /* standard error of the mean, sd / sqrt(n)            */
+  double ci_low, ci_high; /* 95% confidence interval, mean -/+ 1.96 se      */
+  double volume;     /* of the box (uniform); 1 for the normal distribution */
+  double integral;   /* volume * mean: the integral of f over the box, or
+                        E f(X) for X ~ N(0, I)                              */
+  double integral_se; /* volume * se                                        */
+  uint64_t n;        /* samples used (< the n asked for when tol stopped it) */
+  uint64_t seed;
+  int stopped_by_tol;
+  double kernel_ms;  /* device time (CUDA events) or CPU time of the sampling */
+  int backend;       /* GQ_BACKEND_*                                        */
+  int jit;           /* GQ_JIT_*                                            */
+  double compile_ms;
+} gq_mc_result;
+
+/* The mean of f over n samples, X uniform on the box or standard normal, with
+ * Philox4x32-10 counters assigned by sample index: the same (f, options) on
+ * the same backend gives the same result.  GQ_EINVAL for bad options (dims,
+ * a_d > b_d, non-finite limits, n < 2, f using more variables than dims, the
+ * host API on the CPU); GQ_EDOM when f is not finite at some sample (the
+ * estimate is then NaN or Inf). */
+int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, gq_mc_result *r);
+
+/* The check: an independent estimate on the host with GSL. */
+enum { GQ_MC_REFERENCE_VEGAS = 0, GQ_MC_REFERENCE_PLAIN = 1, GQ_MC_REFERENCE_EXACT = 2 };
+typedef struct {
+  double value;  /* of the integral (uniform) or of E f(X) (normal)         */
+  double se;     /* its standard error (0 for an exact value)               */
+  double chisq;  /* VEGAS: chi^2 per degree of freedom of its iterations    */
+  uint64_t calls;
+  int method;    /* GQ_MC_REFERENCE_*                                       */
+} gq_mc_reference;
+
+#define GQ_MC_CHECK_CALLS 500000 /* function calls the reference may make  */
+/* |z| beyond this fails the check.  With two independent, roughly normal
+ * estimates, |z| > 5 happens by chance with probability 6e-7: a failure
+ * means a wrong result (or a reference whose error estimate is unreliable:
+ * VEGAS on a very peaked f), not bad luck. */
+#define GQ_MC_CHECK_Z 5.0
+
+/* VEGAS (gsl_monte_vegas_integrate: a warm-up of 10^4 calls, then
+ * GQ_MC_CHECK_CALLS) for a uniform box; plain Monte Carlo with gsl_rng_mt19937
+ * (GQ_MC_CHECK_CALLS samples) for the normal distribution.  Deterministic. */
+int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
+
+/* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2).
+ * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK. */
+int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,9 @@ int cli_parse_device(const char *text, int *device);
  * one line, then the offending string and a caret under the column. */
 int cli_parse_error(const char *text, const char *const *params, const gq_parse_error *err);
 
+/* How the GPU kernel of an expression was obtained, in words (GQ_JIT_*). */
+const char *cli_jit_name(int jit);
+
 /* Open the context for --device; prints the fallback note for auto. */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
 
@@ -73,6 +76,9 @@ void json_end(json_writer *w);
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
+/* gpuquad mc (cmd_mc.c) */
+int cmd_mc(int argc, char **argv, int first, double t_start_ms);
+void usage_mc(FILE *out);
 
 /* ---- gpuquad bench (cmd_bench.c) ------------------------------------------ */
 int cmd_bench(int argc, char **argv, int first);

@@ -64,17 +64,6 @@ typedef struct {
 
 static int integrate(const gq_integrand *f, const integrate_options *o);
 
-static const char *jit_name(int jit)
-{
-  switch (jit) {
-  case GQ_JIT_MISS: return "compiled";
-  case GQ_JIT_HIT: return "cache hit";
-  case GQ_JIT_OFF: return "compiled, cache off";
-  case GQ_JIT_LOADED: return "loaded";
-  default: return "none";
-  }
-}
-
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
   integrate_options o = {"circle", NULL, NULL, "1e6", "auto", "double", 1, 0, 0, 0, t_start_ms};
@@ -208,7 +197,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     json_number(&w, "kernel_ms", r.kernel_ms);
     json_number(&w, "wall_ms", wall_ms);
     json_number(&w, "points_per_second", pps);
-    json_string(&w, "jit", jit_name(r.jit));
+    json_string(&w, "jit", cli_jit_name(r.jit));
     json_number(&w, "jit_ms", r.compile_ms);
     json_end(&w);
   } else if (quiet) {
@@ -230,7 +219,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
       printf("  backend      %s\n", gq_context_device_name(ctx));
     printf("  points       %llu\n", (unsigned long long)(n + 1));
     if (r.jit != GQ_JIT_NONE)
-      printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", jit_name(r.jit), r.compile_ms);
+      printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g points/s)\n", r.kernel_ms, pps);
     printf("  wall time    %.4g ms\n", wall_ms);
   }

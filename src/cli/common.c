@@ -159,6 +159,17 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   return EXIT_OK;
 }
 
+const char *cli_jit_name(int jit)
+{
+  switch (jit) {
+  case GQ_JIT_MISS: return "compiled";
+  case GQ_JIT_HIT: return "cache hit";
+  case GQ_JIT_OFF: return "compiled, cache off";
+  case GQ_JIT_LOADED: return "loaded";
+  default: return "none";
+  }
+}
+
 /* ---- JSON ----------------------------------------------------------------- */
 void json_begin(json_writer *w, FILE *out)
 {

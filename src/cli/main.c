@@ -17,6 +17,7 @@ static void usage(FILE *out)
         "  dot A B     dot product of two vectors (files, or --gen)\n"
         "  rms A B     rms, max and relative size of a - b\n"
         "  stats A     one-pass statistics of a vector\n"
+        "  mc          Monte Carlo mean and integral over a box or N(0, I)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "\n",
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
       return cmd_rms(argc, argv, 2, t0);
     else if (strcmp(argv[1], "stats") == 0)
       return cmd_stats(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "mc") == 0) /* gpuquad mc (issue 4) */
+      return cmd_mc(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0) {
       usage(stdout);
       return EXIT_OK;

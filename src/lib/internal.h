@@ -4,6 +4,7 @@
 
 #include "gpuquad.h"
 #include "compensated.h"
+#include "mc_moments.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -156,6 +157,27 @@ int gq_stream_src_next(gq_stream_src *s, void *xbuf, void *ybuf, size_t cap, siz
 void gq_stream_src_free(gq_stream_src *s);
 int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src *src,
                    gq_reduce_acc *acc, gq_stream_info *info);
+/* ---- Monte Carlo (mc.c, cpu/mc_sum.c, kernels/mc.cu) ---------------------
+ * One batch: samples [first, first + count) of the Philox layout of
+ * philox.h (first a multiple of 4), x = a + w u (uniform) or Box-Muller
+ * normals, g (f = scale * g) at each, shifted sums around `shift` of g. */
+typedef struct {
+  const gq_integrand *f; /* an expression (built-ins are parsed from their formula) */
+  int dims, dist, precision, method;
+  double a[GQ_MC_MAX_DIMS], w[GQ_MC_MAX_DIMS]; /* x_d = a_d + w_d u  */
+  double shift;          /* K of mc_moments.h, for g             */
+  uint64_t seed;
+  uint64_t first, count;
+  unsigned blocks;
+} gq_mc_batch;
+
+/* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend
+ * draws them (first a multiple of 4; also used for the pilot shift). */
+void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x);
+int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+/* kernels/mc.cu: compile the Monte Carlo module of f without loading it (tests). */
+int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc, size_t *cubin_size);
 
 /* Monotonic wall clock in milliseconds. */
 double gq_wall_ms(void);

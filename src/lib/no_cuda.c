@@ -73,5 +73,9 @@ int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src 
 int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished)
 {
   (void)st; (void)p; (void)d_finished;
+/* gpuquad mc */
+int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info)
+{
+  (void)st; (void)p; (void)out; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }

@@ -1,0 +1,190 @@
+/* mc.c — gq_mc_mean: options -> batches on a backend -> mean, standard
+ * deviation, standard error, confidence interval, integral.
+ *
+ * Samples are drawn in batches of whole Philox quads.  Without a tolerance a
+ * batch is as large as a backend takes in one go (a GPU launch of up to 2^34
+ * samples, a CPU pass of 2^24); with one, batches start at 2^16 samples and
+ * double, so the run stops soon after the standard error falls below it.
+ * Either schedule depends on the options only, never on timing or on the
+ * progress callback, so a run is reproducible.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "lib/expr/expr.h"
+
+enum { PILOT = 64 }; /* samples of the pilot run that sets the shift K */
+#define FIRST_BATCH (UINT64_C(1) << 16)
+#define MAX_BATCH_CPU (UINT64_C(1) << 24)
+#define MAX_BATCH_GPU (UINT64_C(1) << 34)
+#define Z95 1.959963984540054 /* the 97.5% quantile of N(0, 1) */
+
+void gq_mc_options_init(gq_mc_options *opt)
+{
+  memset(opt, 0, sizeof *opt);
+  opt->dims = 1;
+  for (int d = 0; d < GQ_MC_MAX_DIMS; d++)
+    opt->b[d] = 1.0;
+  opt->dist = GQ_MC_UNIFORM;
+  opt->n = 1000000;
+  opt->method = GQ_MC_FUSED;
+  opt->precision = GQ_PRECISION_DOUBLE;
+}
+
+static int validate(const gq_context *ctx, const gq_integrand *f, const gq_mc_options *o)
+{
+  if (o->dims < 1 || o->dims > GQ_MC_MAX_DIMS)
+    return gq_fail(GQ_EINVAL, "the dimension must be between 1 and %d (got %d)", GQ_MC_MAX_DIMS, o->dims);
+  if (o->n < 2 || o->n > GQ_MC_MAX_N)
+    return gq_fail(GQ_EINVAL, "n must be between 2 (a variance needs two samples) and 2^63");
+  if (o->dist != GQ_MC_UNIFORM && o->dist != GQ_MC_NORMAL)
+    return gq_fail(GQ_EINVAL, "unknown distribution %d", (int)o->dist);
+  if (o->method != GQ_MC_FUSED && o->method != GQ_MC_HOST_API)
+    return gq_fail(GQ_EINVAL, "unknown method %d", (int)o->method);
+  if (o->method == GQ_MC_HOST_API && ctx->backend != GQ_BACKEND_CUDA)
+    return gq_fail(GQ_EUNSUP, "the cuRAND host-API method needs a CUDA device");
+  if (o->precision != GQ_PRECISION_DOUBLE && o->precision != GQ_PRECISION_FLOAT)
+    return gq_fail(GQ_EINVAL, "unknown precision %d", (int)o->precision);
+  if (!(o->tol >= 0.0) || isinf(o->tol))
+    return gq_fail(GQ_EINVAL, "the tolerance must be a finite number >= 0");
+  if (gq_integrand_dims(f) > o->dims)
+    return gq_fail(GQ_EINVAL, "the integrand uses %d variables but the dimension is %d", gq_integrand_dims(f),
+                   o->dims);
+  if (o->dist == GQ_MC_UNIFORM)
+    for (int d = 0; d < o->dims; d++) {
+      if (!isfinite(o->a[d]) || !isfinite(o->b[d]) || !isfinite(o->b[d] - o->a[d]))
+        return gq_fail(GQ_EINVAL, "the limits of dimension %d must be finite (a = %g, b = %g)", d + 1, o->a[d],
+                       o->b[d]);
+      if (o->a[d] > o->b[d])
+        return gq_fail(GQ_EINVAL, "a > b in dimension %d (a = %.17g, b = %.17g)", d + 1, o->a[d], o->b[d]);
+    }
+  return GQ_SUCCESS;
+}
+
+/* K: the mean of g over the first samples, evaluated on the host in double. */
+static double pilot_shift(const gq_mc_batch *p, uint64_t n)
+{
+  double xs[GQ_MC_MAX_DIMS][PILOT];
+  double *x[GQ_MC_MAX_DIMS];
+  for (int d = 0; d < GQ_MC_MAX_DIMS; d++)
+    x[d] = xs[d];
+  const int count = n < PILOT ? (int)n : PILOT;
+  gq_mc_points(p, 0, count, x);
+  double sum = 0.0;
+  for (int k = 0; k < count; k++) {
+    double v[GQ_EXPR_MAX_DIMS] = {0};
+    for (int d = 0; d < p->dims; d++)
+      v[d] = xs[d][k];
+    sum += gq_expr_eval(p->f->g, v);
+  }
+  const double shift = sum / count;
+  return isfinite(shift) ? shift : 0.0;
+}
+
+/* mean, sd, se of f from the shifted sums of g over n samples. */
+static void finish(const gq_mc_moments *m, double shift, double scale, uint64_t n, double *mean, double *sd,
+                   double *se)
+{
+  const double N = (double)n;
+  const double s1 = gq_csum_value(m->s1), s2 = gq_csum_value(m->s2);
+  const double var = fmax(0.0, (s2 - s1 * (s1 / N)) / (N - 1.0));
+  *mean = scale * (shift + s1 / N); /* exact scaling: scale is a power of two */
+  *sd = fabs(scale) * sqrt(var);
+  *se = *sd / sqrt(N);
+}
+
+int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
+{
+  if (!ctx || !f || !o || !r)
+    return gq_fail(GQ_EINVAL, "gq_mc_mean: NULL argument");
+  memset(r, 0, sizeof *r);
+  r->mean = r->sd = r->se = r->ci_low = r->ci_high = r->integral = r->integral_se = r->volume = NAN;
+  r->seed = o->seed;
+  r->backend = ctx->backend;
+  int status = validate(ctx, f, o);
+  if (status != GQ_SUCCESS)
+    return status;
+
+  /* Built-ins are compiled ahead of time for the trapezoid grid only; Monte
+   * Carlo runs them as the expression of their formula. */
+  gq_integrand *parsed = NULL;
+  if (gq_integrand_is_builtin(f)) {
+    status = gq_integrand_parse(gq_integrand_formula(f), NULL, 0, 1, &parsed, NULL);
+    if (status != GQ_SUCCESS)
+      return status;
+    f = parsed;
+  }
+
+  gq_mc_batch p;
+  memset(&p, 0, sizeof p);
+  p.f = f;
+  p.dims = o->dims;
+  p.dist = o->dist;
+  p.precision = o->precision;
+  p.method = o->method;
+  p.seed = o->seed;
+  p.blocks = o->blocks;
+  double volume = 1.0;
+  for (int d = 0; d < o->dims; d++) {
+    p.a[d] = o->dist == GQ_MC_UNIFORM ? o->a[d] : 0.0;
+    p.w[d] = o->dist == GQ_MC_UNIFORM ? o->b[d] - o->a[d] : 1.0;
+    volume *= p.w[d];
+  }
+  p.shift = pilot_shift(&p, o->n);
+
+  const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA ? MAX_BATCH_GPU : MAX_BATCH_CPU;
+  uint64_t batch = o->tol > 0.0 ? FIRST_BATCH : max_batch;
+  gq_mc_moments total = gq_mc_moments_zero();
+  uint64_t done = 0;
+  double mean = NAN, sd = NAN, se = NAN;
+  const double t0 = gq_wall_ms();
+  while (done < o->n) {
+    p.first = done;
+    p.count = o->n - done < batch ? o->n - done : batch;
+    gq_mc_moments m;
+    gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
+    status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_mc_batch(ctx->cuda, &p, &m, &info)
+                                             : gq_cpu_mc_batch(&p, &m, &info);
+    if (status != GQ_SUCCESS)
+      break;
+    if (done == 0) {
+      r->jit = info.jit;
+      r->compile_ms = info.compile_ms;
+    }
+    r->kernel_ms += info.ms;
+    gq_mc_moments_merge(&total, m);
+    done += p.count;
+    finish(&total, p.shift, f->scale, done, &mean, &sd, &se);
+    if (o->progress) {
+      const gq_mc_progress pr = {done, o->n, mean, se, gq_wall_ms() - t0};
+      o->progress(&pr, o->progress_user);
+    }
+    if (o->tol > 0.0 && se < o->tol) {
+      r->stopped_by_tol = done < o->n;
+      break;
+    }
+    if (batch < max_batch)
+      batch *= 2;
+  }
+  gq_integrand_free(parsed);
+  if (status != GQ_SUCCESS)
+    return status;
+
+  r->n = done;
+  r->mean = mean;
+  r->sd = sd;
+  r->se = se;
+  r->ci_low = mean - Z95 * se;
+  r->ci_high = mean + Z95 * se;
+  r->volume = volume;
+  r->integral = volume * mean;
+  r->integral_se = volume * se;
+  if (!isfinite(mean) || !isfinite(sd))
+    return gq_fail(GQ_EDOM, "f is not finite at some of the sampled points (or its sum overflows): mean = %g",
+                   mean);
+  gq_clear_error();
+  return GQ_SUCCESS;
+}

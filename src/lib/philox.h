@@ -1,0 +1,82 @@
+/* philox.h — Philox4x32-10 (Salmon, Moraes, Dror, Shaw, "Parallel random
+ * numbers: as easy as 1, 2, 3", SC'11), shared by the CPU backend (C11) and
+ * the CUDA kernels (nvcc and NVRTC, which embeds this file).
+ *
+ * A counter-based generator: the output is a pure function of a 128-bit
+ * counter and a 64-bit key, ten rounds of two 32x32->64 multiplies, xors and
+ * a Weyl increment of the key.  Round and key schedule are those of
+ * Random123 and of cuRAND's curand_Philox4x32_10, so for the same counter
+ * and key both produce the same four words (tests/t_mc_gpu.c compares with
+ * cuRAND's device API bit for bit; tests/t_mc_cpu.c checks Random123's
+ * known-answer vectors).
+ *
+ * Only unsigned int (32 bits) and unsigned long long (64 bits) are used, so
+ * NVRTC needs no <stdint.h>.  The 64-bit product of two zero-extended 32-bit
+ * words compiles to one IMAD.WIDE.U32 on the GPU and one MUL on x86-64.
+ */
+#ifndef GQ_PHILOX_H
+#define GQ_PHILOX_H
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GQ_PHILOX_HD __host__ __device__ __forceinline__
+#else
+#define GQ_PHILOX_HD static inline
+#endif
+
+#define GQ_PHILOX_M0 0xD2511F53u
+#define GQ_PHILOX_M1 0xCD9E8D57u
+#define GQ_PHILOX_W0 0x9E3779B9u
+#define GQ_PHILOX_W1 0xBB67AE85u
+
+typedef struct gq_philox4 {
+  unsigned int v[4];
+} gq_philox4;
+
+/* Counter (c0, c1, c2, c3), key (k0, k1) -> four 32-bit words. */
+GQ_PHILOX_HD gq_philox4 gq_philox4x32_10(unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3,
+                                          unsigned int k0, unsigned int k1)
+{
+  for (int round = 0; round < 10; round++) {
+    const unsigned long long p0 = (unsigned long long)GQ_PHILOX_M0 * c0;
+    const unsigned long long p1 = (unsigned long long)GQ_PHILOX_M1 * c2;
+    const unsigned int hi0 = (unsigned int)(p0 >> 32), lo0 = (unsigned int)p0;
+    const unsigned int hi1 = (unsigned int)(p1 >> 32), lo1 = (unsigned int)p1;
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+    k0 += GQ_PHILOX_W0;
+    k1 += GQ_PHILOX_W1;
+  }
+  gq_philox4 r = {{c0, c1, c2, c3}};
+  return r;
+}
+
+/* The layout every gpuquad Monte Carlo backend uses.  Sample i, coordinate d
+ * (0 <= d < 16) takes word i % 4 of
+ *     Philox(counter = (lo32(i/4), hi32(i/4), d, 0), key = (lo32(seed), hi32(seed)))
+ * i.e. four consecutive samples share one Philox call per coordinate.  In
+ * cuRAND's terms that is curand_init(seed, subsequence = d, offset = 4*(i/4))
+ * followed by curand4(): one subsequence per coordinate, the offset set by
+ * the sample index.  Nothing depends on which thread or block computes a
+ * sample, so a result depends on (seed, n) only, not on the grid, the device
+ * or the number of CPU threads (up to the order of the final sums). */
+GQ_PHILOX_HD gq_philox4 gq_philox_quad(unsigned long long quad, unsigned int d, unsigned long long seed)
+{
+  return gq_philox4x32_10((unsigned int)quad, (unsigned int)(quad >> 32), d, 0u, (unsigned int)seed,
+                          (unsigned int)(seed >> 32));
+}
+
+/* A word as a uniform double in (0, 1): (w + 1/2) 2^-32, exact. */
+GQ_PHILOX_HD double gq_uniform_double(unsigned int w)
+{
+  return (double)w * 2.3283064365386963e-10 + 1.1641532182693481e-10;
+}
+
+/* As a float in (0, 1]: cuRAND's curand_uniform formula (w 2^-32 + 2^-33 in float). */
+GQ_PHILOX_HD float gq_uniform_float(unsigned int w)
+{
+  return (float)w * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+#endif /* GQ_PHILOX_H */

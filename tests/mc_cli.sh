@@ -1,0 +1,68 @@
+# mc_cli.sh — gpuquad mc on the command line: the table, JSON, --quiet, --tol,
+# the check, reproducibility, and the exit statuses of bad input.
+. "$TESTS_SRC/tap.sh"
+
+mc() { run "$GPUQUAD" mc --device=cpu "$@"; }
+
+mc --f='exp(-(x1^2+x2^2))' --dim=2 --a=-3 --b=3 --n=2e5
+check "table: exit 0" test "$rc" -eq 0
+for label in "mean" "sd" "std. error" "95% CI" "integral" "reference" "z-score" "samples" "seed"; do
+  check "table shows '$label'" sh -c 'printf "%s\n" "$1" | grep -q "^  $2 "' _ "$out" "$label"
+done
+check "table: check ok" sh -c 'printf "%s\n" "$1" | grep -q "z-score .*: ok$"' _ "$out"
+
+mc --f='x1*x2' --dim=2 --a=0,0 --b=1,2 --n=1e5 --json --seed=9
+check "json: exit 0" test "$rc" -eq 0
+check "json: one line" test "$(lines "$out")" -eq 1
+for key in command dims dist n seed mean sd stderr ci95_low ci95_high volume integral integral_stderr \
+  reference z check backend kernel_ms; do
+  check "json has \"$key\"" sh -c 'printf "%s\n" "$1" | grep -q "\"$2\": "' _ "$out" "$key"
+done
+check "json: volume 2" sh -c 'printf "%s\n" "$1" | grep -q "\"volume\": 2,"' _ "$out"
+check "json: seed 9" sh -c 'printf "%s\n" "$1" | grep -q "\"seed\": 9,"' _ "$out"
+if command -v python3 >/dev/null 2>&1; then
+  check "json parses" sh -c 'printf "%s\n" "$1" | python3 -c "import json,sys; json.load(sys.stdin)"' _ "$out"
+fi
+
+mc --f='sin(x)' --a=0 --b=pi --n=1e5 --quiet --seed=4
+q1=$out
+check "--quiet prints one number" test "$(lines "$out")" -eq 1
+mc --f='sin(x)' --a=0 --b=pi --n=1e5 --quiet --seed=4
+check "same seed: same output" test "$out" = "$q1"
+mc --f='sin(x)' --a=0 --b=pi --n=1e5 --quiet --seed=5
+check "another seed: another estimate" test "$out" != "$q1"
+check "sin on [0, pi] near 2" awk -v v="$q1" 'BEGIN { exit !(v > 1.98 && v < 2.02) }'
+
+mc --f=x --n=1e9 --tol=2e-3 --json --no-check
+check "--tol: exit 0" test "$rc" -eq 0
+check "--tol stops early" sh -c 'printf "%s\n" "$1" | grep -q "\"stopped_by_tol\": true"' _ "$out"
+
+mc --f='x^2' --dist=normal --n=2e5 --json
+check "normal: check passes" sh -c 'printf "%s\n" "$1" | grep -q "\"check\": \"passed\""' _ "$out"
+check "normal: plain MC reference" sh -c 'printf "%s\n" "$1" | grep -q "gsl_monte_plain_mt19937"' _ "$out"
+
+mc --f=x --n=1e5 --exact=0.5
+check "--exact=0.5: exit 0" test "$rc" -eq 0
+mc --f=x --n=1e5 --exact=0.6
+check "--exact=0.6: check fails, exit 1" test "$rc" -eq 1
+check "check failure on stderr" sh -c 'printf "%s\n" "$1" | grep -q "check failed"' _ "$err"
+
+for bad in "--dim=0" "--dim=17" "--dim=2 --a=0,0,1" "--dim=3 --b=1,2" "--a=2 --b=1" "--n=1" "--n=0" \
+  "--dist=cauchy" "--method=magic" "--tol=-1" "--seed=-3" "--a=0,,1 --dim=3" "--precision=half"; do
+  # shellcheck disable=SC2086
+  mc --f=x $bad
+  check "$bad: exit 2" test "$rc" -eq 2
+  check "$bad: message on stderr" sh -c 'printf "%s\n" "$1" | grep -q "^gpuquad: "' _ "$err"
+done
+mc --f='x1+x3' --dim=2
+check "x3 with --dim=2: exit 2" test "$rc" -eq 2
+mc --n=10
+check "no --f: exit 2" test "$rc" -eq 2
+mc --f=x --method=host-api
+check "host-api on the CPU: exit 2" test "$rc" -eq 2
+mc --f='1/(x-x)' --n=100
+check "f NaN: exit 2" test "$rc" -eq 2
+run "$GPUQUAD" mc --help
+check "mc --help: exit 0" test "$rc" -eq 0
+check "mc --help mentions --dist" sh -c 'printf "%s\n" "$1" | grep -q -- "--dist"' _ "$out"
+finish

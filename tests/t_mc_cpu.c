@@ -1,0 +1,252 @@
+/* t_mc_cpu.c — gpuquad mc on the CPU backend: Philox4x32-10 known answers;
+ * known integrals in 1, 2, 5 and 10 dimensions within 4 standard errors;
+ * coverage of the 95% interval over 200 seeds within binomial limits; the
+ * standard error shrinking as 1/sqrt(n); reproducibility per seed and across
+ * thread counts; moments of the normal distribution; bad input. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../src/gpuquad.h"
+#include "../src/lib/philox.h"
+#include "tap.h"
+
+static gq_integrand *parse(const char *text, int dims)
+{
+  gq_integrand *f = NULL;
+  if (gq_integrand_parse(text, NULL, 0, dims, &f, NULL) != GQ_SUCCESS)
+    printf("# cannot parse %s: %s\n", text, gq_last_error());
+  return f;
+}
+
+static int run(gq_context *ctx, const char *text, gq_mc_options *o, gq_mc_result *r)
+{
+  gq_integrand *f = parse(text, o->dims);
+  const int st = f ? gq_mc_mean(ctx, f, o, r) : GQ_EPARSE;
+  gq_integrand_free(f);
+  return st;
+}
+
+static void box(gq_mc_options *o, int dims, double a, double b, uint64_t n, uint64_t seed)
+{
+  gq_mc_options_init(o);
+  o->dims = dims;
+  for (int d = 0; d < dims && d < GQ_MC_MAX_DIMS; d++) {
+    o->a[d] = a;
+    o->b[d] = b;
+  }
+  o->n = n;
+  o->seed = seed;
+}
+
+static void known_answers(void)
+{
+  /* Random123's kat_vectors, the three philox4x32 10 lines */
+  const unsigned in[3][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+    {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u, 0x299f31d0u},
+  };
+  const unsigned want[3][4] = {
+    {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u},
+    {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu},
+    {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u},
+  };
+  for (int k = 0; k < 3; k++) {
+    const gq_philox4 r = gq_philox4x32_10(in[k][0], in[k][1], in[k][2], in[k][3], in[k][4], in[k][5]);
+    tap_ok(memcmp(r.v, want[k], sizeof want[k]) == 0, "Philox4x32-10 known answer %d: %08x %08x %08x %08x", k,
+           r.v[0], r.v[1], r.v[2], r.v[3]);
+  }
+  tap_ok(gq_uniform_double(0) > 0.0 && gq_uniform_double(0xffffffffu) < 1.0, "uniform doubles lie in (0, 1)");
+}
+
+static void known_integrals(gq_context *cpu)
+{
+  const double pi = 3.14159265358979323846;
+  const struct { const char *f; int dims; double a, b, exact; } cases[] = {
+    {"sqrt(1-x^2)", 1, 0, 1, pi / 4},
+    {"exp(-(x1^2+x2^2))", 2, -3, 3, pi * erf(3.0) * erf(3.0)},
+    {"x1*x2*x3*x4*x5", 5, 0, 2, 32.0},                       /* (2^2/2)^5 */
+    {"cos(x1+x2+x3+x4+x5+x6+x7+x8+x9+x10)", 10, 0, 1, 0.0},  /* Re((e^i - 1)/i)^10 */
+    {"4*sqrt(1-x^2)", 1, 0, 1, pi},                           /* scale split: exact */
+  };
+  /* Re(((e^i - 1)/i)^10) = Re((sin 1 + i (1 - cos 1))^10) */
+  double re = 1, im = 0;
+  for (int k = 0; k < 10; k++) {
+    const double nr = re * sin(1.0) - im * (1 - cos(1.0)), ni = re * (1 - cos(1.0)) + im * sin(1.0);
+    re = nr;
+    im = ni;
+  }
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const double exact = i == 3 ? re : cases[i].exact;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      gq_mc_options o;
+      gq_mc_result r;
+      box(&o, cases[i].dims, cases[i].a, cases[i].b, 400000, seed);
+      const int st = run(cpu, cases[i].f, &o, &r);
+      const double z = (r.integral - exact) / r.integral_se;
+      tap_ok(st == GQ_SUCCESS && fabs(z) < 4.0, "%dD %s, seed %llu: %.8g vs %.8g, z = %.2f", cases[i].dims, cases[i].f,
+             (unsigned long long)seed, r.integral, exact, z);
+    }
+  }
+}
+
+/* Over 200 seeds, how often the 95% interval holds the true mean: binomial
+ * (200, 0.95); the test accepts the central 99.9% of that distribution. */
+static void coverage(gq_context *cpu)
+{
+  enum { SEEDS = 200 };
+  int inside = 0;
+  for (uint64_t seed = 100; seed < 100 + SEEDS; seed++) {
+    gq_mc_options o;
+    gq_mc_result r;
+    box(&o, 2, 0, 1, 20000, seed);
+    run(cpu, "x1*x2^2", &o, &r); /* E = 1/2 * 1/3 */
+    inside += r.ci_low <= 1.0 / 6 && 1.0 / 6 <= r.ci_high;
+  }
+  /* binomial quantiles from the exact distribution */
+  double cdf = 0, lo = -1, hi = -1;
+  for (int k = 0; k <= SEEDS; k++) {
+    const double logp = lgamma(SEEDS + 1.0) - lgamma(k + 1.0) - lgamma(SEEDS - k + 1.0) + k * log(0.95) +
+                        (SEEDS - k) * log(0.05);
+    cdf += exp(logp);
+    if (lo < 0 && cdf > 0.0005)
+      lo = k;
+    if (hi < 0 && cdf >= 0.9995)
+      hi = k;
+  }
+  tap_ok(inside >= lo && inside <= hi, "95%% interval holds the mean for %d of %d seeds (limits %g..%g)", inside,
+         SEEDS, lo, hi);
+}
+
+static void rate(gq_context *cpu)
+{
+  /* se * sqrt(n) estimates sd, which is fixed: within 3% from 1e4 to 1e6 */
+  double first = 0;
+  const uint64_t ns[] = {10000, 100000, 1000000};
+  for (size_t k = 0; k < 3; k++) {
+    gq_mc_options o;
+    gq_mc_result r;
+    box(&o, 3, 0, 1, ns[k], 9);
+    run(cpu, "exp(x1)*x2+x3", &o, &r);
+    const double scaled = r.se * sqrt((double)ns[k]);
+    if (k == 0)
+      first = scaled;
+    tap_ok(fabs(scaled / first - 1) < 0.03, "n = %llu: se * sqrt(n) = %.5f (n = 1e4: %.5f)", (unsigned long long)ns[k],
+           scaled, first);
+  }
+}
+
+static void reproducible(gq_context *cpu)
+{
+  gq_mc_options o;
+  gq_mc_result r1, r2, r3;
+  box(&o, 4, -1, 2, 300001, 42);
+  run(cpu, "x1*x2 + sin(x3) - x4^2", &o, &r1);
+  run(cpu, "x1*x2 + sin(x3) - x4^2", &o, &r2);
+  tap_ok(r1.mean == r2.mean && r1.sd == r2.sd, "same seed: the same bits (%.17g)", r1.mean);
+#ifdef _OPENMP
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(threads == 1 ? 3 : 1);
+  run(cpu, "x1*x2 + sin(x3) - x4^2", &o, &r3);
+  omp_set_num_threads(threads);
+  tap_ok(r1.mean == r3.mean && r1.sd == r3.sd, "independent of the thread count (%d vs %d threads)", threads,
+         threads == 1 ? 3 : 1);
+#else
+  r3 = r1;
+  tap_ok(1, "# SKIP no OpenMP");
+#endif
+  o.seed = 43;
+  run(cpu, "x1*x2 + sin(x3) - x4^2", &o, &r3);
+  tap_ok(r1.mean != r3.mean, "another seed: another estimate");
+  tap_ok(r1.n == 300001 && r1.seed == 42, "n and seed reported");
+}
+
+static void normal(gq_context *cpu)
+{
+  const struct { const char *f; double mean; } m[] = {{"x", 0}, {"x^2", 1}, {"x^4", 3}, {"x1*x2", 0}, {"x2^2", 1}};
+  for (size_t k = 0; k < 5; k++) {
+    gq_mc_options o;
+    gq_mc_result r;
+    gq_mc_options_init(&o);
+    o.dims = 2;
+    o.dist = GQ_MC_NORMAL;
+    o.n = 500000;
+    o.seed = 5;
+    run(cpu, m[k].f, &o, &r);
+    tap_ok(fabs(r.mean - m[k].mean) < 4 * r.se && r.volume == 1.0, "normal: E %s = %.5f +/- %.5f (exact %g)", m[k].f,
+           r.mean, r.se, m[k].mean);
+  }
+}
+
+static void bad_input(gq_context *cpu)
+{
+  gq_mc_options o;
+  gq_mc_result r;
+  box(&o, 0, 0, 1, 1000, 1);
+  tap_ok(gq_mc_mean(cpu, gq_integrand_builtin("circle"), &o, &r) == GQ_EINVAL, "dims 0: GQ_EINVAL");
+  box(&o, 17, 0, 1, 1000, 1);
+  tap_ok(gq_mc_mean(cpu, gq_integrand_builtin("circle"), &o, &r) == GQ_EINVAL, "dims 17: GQ_EINVAL");
+  box(&o, 2, 0, 1, 1000, 1);
+  o.a[1] = 2;
+  tap_ok(run(cpu, "x1+x2", &o, &r) == GQ_EINVAL, "a > b in dimension 2: GQ_EINVAL");
+  box(&o, 1, 0, 1, 1, 1);
+  tap_ok(run(cpu, "x", &o, &r) == GQ_EINVAL, "n = 1 (no variance): GQ_EINVAL");
+  box(&o, 1, 0, INFINITY, 1000, 1);
+  tap_ok(run(cpu, "x", &o, &r) == GQ_EINVAL, "infinite limit: GQ_EINVAL");
+  box(&o, 1, 0, 1, 1000, 1);
+  o.method = GQ_MC_HOST_API;
+  tap_ok(run(cpu, "x", &o, &r) == GQ_EUNSUP, "host-api on the CPU: GQ_EUNSUP");
+  box(&o, 1, -1, 1, 1000, 1);
+  tap_ok(run(cpu, "1/(x-x)", &o, &r) == GQ_EDOM && isnan(r.mean), "f NaN everywhere: GQ_EDOM, mean NaN");
+  gq_integrand *f = parse("x1+x3", 3);
+  box(&o, 2, 0, 1, 1000, 1);
+  tap_ok(f && gq_mc_mean(cpu, f, &o, &r) == GQ_EINVAL, "f uses x3 but dims = 2: GQ_EINVAL");
+  gq_integrand_free(f);
+  box(&o, 1, 0, 1, 1000, 1);
+  const int st = gq_mc_mean(cpu, gq_integrand_builtin("circle"), &o, &r);
+  tap_ok(st == GQ_SUCCESS && fabs(r.mean - 3.14159) < 0.2, "a built-in runs as its formula: %.4f", r.mean);
+}
+
+static void check_and_tol(gq_context *cpu)
+{
+  gq_mc_options o;
+  gq_mc_result r;
+  gq_mc_reference ref;
+  double z;
+  box(&o, 2, -3, 3, 200000, 3);
+  gq_integrand *f = parse("exp(-(x1^2+x2^2))", 2);
+  gq_mc_mean(cpu, f, &o, &r);
+  int st = gq_mc_reference_gsl(f, &o, &ref);
+  int ok = st == GQ_SUCCESS && ref.method == GQ_MC_REFERENCE_VEGAS && gq_mc_check(&r, &ref, &z) == GQ_SUCCESS;
+  tap_ok(ok, "VEGAS agrees: %.6g vs %.6g +/- %.2g, z = %.2f", r.integral, ref.value, ref.se, z);
+  r.integral += 10 * r.integral_se + 10 * ref.se;
+  st = gq_mc_check(&r, &ref, &z);
+  tap_ok(st == GQ_ECHECK, "a shifted estimate fails the check: z = %.1f", z);
+  gq_integrand_free(f);
+  box(&o, 1, 0, 1, 100000000, 3);
+  o.tol = 1e-3;
+  st = run(cpu, "x", &o, &r);
+  tap_ok(st == GQ_SUCCESS && r.stopped_by_tol && r.se < 1e-3 && r.n < 1000000,
+         "--tol 1e-3 stops at n = %llu with se %.2g", (unsigned long long)r.n, r.se);
+}
+
+int main(void)
+{
+  gq_context *cpu = gq_context_create(GQ_DEVICE_CPU);
+  known_answers();
+  known_integrals(cpu);
+  coverage(cpu);
+  rate(cpu);
+  reproducible(cpu);
+  normal(cpu);
+  bad_input(cpu);
+  check_and_tol(cpu);
+  gq_context_free(cpu);
+  return tap_done();
+}
