@@ -2,6 +2,7 @@
 // arrays through the reduction engine (array_reduce_kernel.cuh's
 // array_reduce_kernel): one launch, one small copy of the result, one sync.
 #include <cstdint>
+#include <atomic>
 #include <cstring>
 
 #include "cuda_check.cuh"
@@ -26,8 +27,12 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, int slot, void *
     grid = gq::ARRAY_MAX_BLOCKS;
   gq_reduce_acc *d_result =
       slot < 0 ? static_cast<gq_reduce_acc *>(st->d_mapped) : static_cast<gq_reduce_acc *>(st->d_result) + slot;
+  // The latency path (slot < 0) also raises a completion flag in mapped memory.
+  gq::Completion completion{nullptr, 0};
+  if (slot < 0)
+    completion = gq::Completion{st->d_done, ++st->ticket};
   kernel<<<grid, Policy::BLOCK, 0, stream>>>(src, Map(), static_cast<Acc *>(st->d_partials), st->d_counter,
-                                             reinterpret_cast<Acc *>(d_result), finished);
+                                             reinterpret_cast<Acc *>(d_result), finished, completion);
   GQ_CUDA_LAUNCH_CHECK();
   return GQ_SUCCESS;
 }
@@ -52,13 +57,17 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, i
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot, void *finished)
 {
+  const bool small = p->n <= gq::ARRAY_SMALL_N;
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
+    return small ? dispatch<gq::SmallPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished)
+                 : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
   case GQ_REDUCE_DOT:
-    return dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
+    return small ? dispatch<gq::SmallPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished)
+                 : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_RMS:
-    return dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
+    return small ? dispatch<gq::SmallPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished)
+                 : dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_STATS:
     return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, slot, finished);
   }
@@ -94,11 +103,27 @@ extern "C" int gq_cuda_array_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   GQ_CUDA_TRY(cudaSetDevice(st->device));
   if (!ms) {
     // Latency path: no events, no copy launch; the last block writes the
-    // result into mapped host memory, visible once the stream is done.
+    // result into mapped host memory and then raises the ticket there.  The
+    // host spins on the ticket (asking the stream now and then, so that a
+    // failed launch cannot hang it) instead of waiting for the stream to
+    // drain: that wake-up is most of a small reduction's latency.
     const int status = gq_cuda_array_enqueue(st, p, st->stream, -1, nullptr);
     if (status != GQ_SUCCESS)
       return status;
-    GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+    const volatile unsigned long long *done = st->h_done;
+    for (unsigned spin = 1; *done != st->ticket; spin++) {
+      if (spin % 4096 == 0) {
+        const cudaError_t e = cudaStreamQuery(st->stream);
+        if (e == cudaSuccess) {
+          if (*done != st->ticket)
+            return gq_fail(GQ_ECUDA, "data reduction: the kernel finished without its result");
+          break;
+        }
+        if (e != cudaErrorNotReady)
+          return gq::cuda_status(e, "data reduction kernel");
+      }
+    }
+    std::atomic_thread_fence(std::memory_order_acquire);
     memcpy(out, st->h_mapped, gq_cuda_acc_size(p->kind));
     return GQ_SUCCESS;
   }

@@ -23,7 +23,7 @@ namespace gq {
 template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratch, unsigned *counter,
-                    typename CombineOf<Thread>::acc *result, void *finished)
+                    typename CombineOf<Thread>::acc *result, void *finished, Completion completion)
 {
   using Combine = typename CombineOf<Thread>::type;
   constexpr int W = Source::WIDTH;
@@ -72,7 +72,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   }
 
   auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
-  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished);
+  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished, completion);
 }
 
 } // namespace gq

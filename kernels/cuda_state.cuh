@@ -34,6 +34,8 @@ struct gq_cuda_state {
   void *h_result;     // 3 x gq_reduce_acc, pinned
   void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the one-shot
   void *d_mapped;     //   reductions' last block writes it over PCIe directly
+  unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished one-shot
+  unsigned long long ticket;           //   reduction (array_reduce.cu)
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

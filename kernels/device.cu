@@ -45,6 +45,10 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaMallocHost(&st->h_result, 3 * sizeof(gq_reduce_acc)));
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_mapped, sizeof(gq_reduce_acc), cudaHostAllocMapped));
   GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_mapped, st->h_mapped, 0));
+  GQ_CUDA_TRY(cudaHostAlloc(&st->h_done, sizeof *st->h_done, cudaHostAllocMapped));
+  GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_done, st->h_done, 0));
+  *st->h_done = 0;
+  st->ticket = 0;
   return GQ_SUCCESS;
 }
 
@@ -62,6 +66,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->d_result) cudaFree(st->d_result);
   if (st->h_result) cudaFreeHost(st->h_result);
   if (st->h_mapped) cudaFreeHost(st->h_mapped);
+  if (st->h_done) cudaFreeHost(st->h_done);
   for (int k = 0; k < 2; k++) {
     for (int i = 0; i < 2; i++) {
       if (st->h_stage[k][i]) cudaFreeHost(st->h_stage[k][i]);

@@ -41,11 +41,36 @@ __device__ __forceinline__ T load_cg(const T *p)
 // block_total is valid in thread 0; every thread of the block calls this.
 // When finished is not NULL the last block also writes Op::finish(result)
 // there: the finished value (a double, an rms triple) in the caller's device
-// memory, for the asynchronous API and graph capture.
+// memory, for the asynchronous API and graph capture.  When done is not NULL
+// (mapped host memory), ticket is written there after everything else, with
+// a system-wide fence between: the host sees the result as soon as the flag,
+// without waiting for the stream to drain.
+struct Completion {
+  unsigned long long *done;
+  unsigned long long ticket;
+  __device__ __forceinline__ void signal() const
+  {
+    if (done) {
+      __threadfence_system();
+      *reinterpret_cast<volatile unsigned long long *>(done) = ticket;
+    }
+  }
+};
+
 template <int BLOCK, class Acc, class Op>
 __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, unsigned *counter,
-                                                 Acc *result, Op op, Acc identity, void *finished = nullptr)
+                                                 Acc *result, Op op, Acc identity, void *finished = nullptr,
+                                                 Completion completion = Completion{nullptr, 0})
 {
+  if (gridDim.x == 1) { // one block: its total is the result, no ticket needed
+    if (threadIdx.x == 0) {
+      *result = block_total;
+      if (finished)
+        Op::finish(block_total, finished);
+      completion.signal();
+    }
+    return;
+  }
   __shared__ bool am_last;
   if (threadIdx.x == 0) {
     scratch[blockIdx.x] = block_total;
@@ -63,6 +88,7 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
     *result = v;
     if (finished)
       Op::finish(v, finished);
+    completion.signal();
   }
 }
 

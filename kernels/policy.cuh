@@ -51,11 +51,16 @@ GQ_ARRAY_ROW(SumPolicy, 256, 8, 1)   // one array: 128 bytes in flight per threa
 GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
 GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
 GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
+// Small inputs (n <= ARRAY_SMALL_N): latency, not bandwidth.  One vector per
+// thread per tile spreads 2^20 doubles over 2048 blocks instead of 256, so
+// every SM has work at once (8 items: 10.8 us at 2^20, as CUB).
+GQ_ARRAY_ROW(SmallPolicy, 256, 1, 1)
 #undef GQ_ARRAY_ROW
 
 // The largest grid of the array reductions: scratch holds one partial per
 // block (cuda_state.cuh).
 constexpr int ARRAY_MAX_BLOCKS = 4096;
+constexpr size_t ARRAY_SMALL_N = (size_t)1 << 21;
 // Monte Carlo (mc_reduce.cuh): compute-bound as well (Philox's integer
 // multiplies, then f in FP64), no memory traffic on the fused path.  QUADS
 // Philox quads in flight per thread for ILP; one for D > 4, where the points

@@ -236,8 +236,26 @@ static void check_and_tol(gq_context *cpu)
          "--tol 1e-3 stops at n = %llu with se %.2g", (unsigned long long)r.n, r.se);
 }
 
+/* gq_uniform_double builds (w + 1/2) 2^-32 from bits: the same number as the
+ * conversion, exactly, over every exponent of w. */
+static void uniform_from_bits(void)
+{
+  int ok = 1;
+  const unsigned int cases[] = {0u, 1u, 2u, 3u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    ok &= gq_uniform_double(cases[i]) == ((double)cases[i] + 0.5) * 0x1p-32;
+  unsigned int w = 12345;
+  for (int i = 0; i < 1000000; i++) {
+    w = w * 1664525u + 1013904223u;
+    ok &= gq_uniform_double(w) == ((double)w + 0.5) * 0x1p-32;
+  }
+  tap_ok(ok && gq_uniform_double(0) > 0 && gq_uniform_double(0xffffffffu) < 1,
+         "uniform doubles from bits are (w + 1/2) 2^-32 exactly, inside (0, 1)");
+}
+
 int main(void)
 {
+  uniform_from_bits();
   gq_context *cpu = gq_context_create(GQ_DEVICE_CPU);
   known_answers();
   known_integrals(cpu);
