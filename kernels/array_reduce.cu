@@ -22,7 +22,14 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, int slot, void *
   auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
   const long long tile = (long long)Policy::BLOCK * Policy::ITEMS;
   const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
-  int grid = gq::resident_grid((const void *)kernel, Policy::BLOCK, st->sms, tiles);
+  // Blocks per multiprocessor, asked once per kernel: the query is a host
+  // call that would otherwise delay every small reduction's launch.
+  static int per_sm = gq::resident_per_sm((const void *)kernel, Policy::BLOCK);
+  long long grid = (long long)per_sm * st->sms;
+  if (grid > tiles)
+    grid = tiles;
+  if (grid < 1)
+    grid = 1;
   if (grid > gq::ARRAY_MAX_BLOCKS)
     grid = gq::ARRAY_MAX_BLOCKS;
   gq_reduce_acc *d_result =
@@ -31,7 +38,7 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, int slot, void *
   gq::Completion completion{nullptr, 0};
   if (slot < 0)
     completion = gq::Completion{st->d_done, ++st->ticket};
-  kernel<<<grid, Policy::BLOCK, 0, stream>>>(src, Map(), static_cast<Acc *>(st->d_partials), st->d_counter,
+  kernel<<<(unsigned)grid, Policy::BLOCK, 0, stream>>>(src, Map(), static_cast<Acc *>(st->d_partials), st->d_counter,
                                              reinterpret_cast<Acc *>(d_result), finished, completion);
   GQ_CUDA_LAUNCH_CHECK();
   return GQ_SUCCESS;
@@ -57,17 +64,13 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, i
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot, void *finished)
 {
-  const bool small = p->n <= gq::ARRAY_SMALL_N;
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return small ? dispatch<gq::SmallPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished)
-                 : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
+    return dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
   case GQ_REDUCE_DOT:
-    return small ? dispatch<gq::SmallPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished)
-                 : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
+    return dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_RMS:
-    return small ? dispatch<gq::SmallPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished)
-                 : dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
+    return dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_STATS:
     return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, slot, finished);
   }

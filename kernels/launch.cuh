@@ -10,15 +10,22 @@
 
 namespace gq {
 
-// Blocks to launch: as many as stay resident on the device, no more than the
-// tiles there are.
-inline int resident_grid(const void *kernel, int block, int sms, long long tiles)
+// Blocks of `block` threads that stay resident on one multiprocessor.
+inline int resident_per_sm(const void *kernel, int block)
 {
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess || per_sm < 1) {
     cudaGetLastError();
     per_sm = 1;
   }
+  return per_sm;
+}
+
+// Blocks to launch: as many as stay resident on the device, no more than the
+// tiles there are.
+inline int resident_grid(const void *kernel, int block, int sms, long long tiles)
+{
+  const int per_sm = resident_per_sm(kernel, block);
   long long grid = (long long)per_sm * sms;
   if (grid > tiles)
     grid = tiles;

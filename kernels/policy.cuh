@@ -51,27 +51,28 @@ GQ_ARRAY_ROW(SumPolicy, 256, 8, 1)   // one array: 128 bytes in flight per threa
 GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
 GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
 GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
-// Small inputs (n <= ARRAY_SMALL_N): latency, not bandwidth.  One vector per
-// thread per tile spreads 2^20 doubles over 2048 blocks instead of 256, so
-// every SM has work at once (8 items: 10.8 us at 2^20, as CUB).
-GQ_ARRAY_ROW(SmallPolicy, 256, 1, 1)
+
 #undef GQ_ARRAY_ROW
 
 // The largest grid of the array reductions: scratch holds one partial per
 // block (cuda_state.cuh).
 constexpr int ARRAY_MAX_BLOCKS = 4096;
-constexpr size_t ARRAY_SMALL_N = (size_t)1 << 21;
+// Tried and dropped (H200, 2026-11-22): a 256x1 shape for n <= 2^21 spread
+// 2^20 doubles over more blocks but the last-block merge of ~1000 partials
+// cost more than it gained: 12.6 us against 10.8 us at 2^20.
+
 // Monte Carlo (mc_reduce.cuh): compute-bound as well (Philox's integer
 // multiplies, then f in FP64), no memory traffic on the fused path.  QUADS
 // Philox quads in flight per thread for ILP; one for D > 4, where the points
-// of a quad alone take 4 D registers per real.  This row awaits measurement
-// (bench/gpu_mc.sh): 256 threads is the grid row's neighbour, not a result.
+// of a quad alone take 4 D registers per real.  H200, 2^28 samples of
+// sqrt(1-u^2), median of 20 (2026-11-22): quads x block 1x256 0.540 ms,
+// 2x256 0.490, 2x512 0.468, 4x256 0.452 (4.1x the host-API path).
 // GQ_MC_BLOCK / GQ_MC_QUADS override it for a sweep.
 #ifndef GQ_MC_BLOCK
 #define GQ_MC_BLOCK 256
 #endif
 #ifndef GQ_MC_QUADS
-#define GQ_MC_QUADS 2
+#define GQ_MC_QUADS 4
 #endif
 struct McPolicy {
   static constexpr int BLOCK = GQ_MC_BLOCK;
