@@ -194,9 +194,36 @@ struct StatsCombine {
   __device__ static void finish(const gq_stats_acc &, void *) {} // no asynchronous form
 };
 
+// The asynchronous sum and dot (gq_sum_async, gq_dot_async): only the
+// compensated pair, 2 words through the block tree instead of SumThread's 7
+// (no |t| sum, no counts: nothing classifies, NaN and Inf propagate).  The
+// same TwoSum adds and merges in the same order, so the finished value is
+// SumThread's to the bit (tests/t_reduce_gpu checks it).
+struct SumLiteThread {
+  gq_csum s = {0.0, 0.0};
+  // CLASSIFY is ignored: the launcher picks the lite sum only for the fast pass.
+  template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t) { gq_csum_add(&s, t); }
+  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t)
+  {
+    gq_csum_add(&s, t.p);
+    s.c += t.err;
+  }
+  __device__ gq_csum result() const { return s; }
+};
+struct SumLiteCombine {
+  __device__ __forceinline__ gq_csum operator()(gq_csum a, gq_csum b) const
+  {
+    gq_csum_merge(&a, b);
+    return a;
+  }
+  __device__ static gq_csum identity() { return gq_csum{0.0, 0.0}; }
+  __device__ static void finish(const gq_csum &a, void *out) { *static_cast<double *>(out) = a.s + a.c; }
+};
+
 template <class Thread> struct CombineOf;
 template <> struct CombineOf<SumThread> { using type = SumCombine; using acc = gq_sum_acc; };
 template <> struct CombineOf<RmsThread> { using type = RmsCombine; using acc = gq_rms_acc; };
+template <> struct CombineOf<SumLiteThread> { using type = SumLiteCombine; using acc = gq_csum; };
 template <> struct CombineOf<StatsThread> { using type = StatsCombine; using acc = gq_stats_acc; };
 
 } // namespace gq

@@ -64,11 +64,15 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, i
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot, void *finished)
 {
+  // The asynchronous forms need only the finished sum: the lite accumulator.
+  const bool lite = finished && !p->classify;
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
+    return lite ? dispatch<gq::SumPolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, slot, finished)
+                : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
   case GQ_REDUCE_DOT:
-    return dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
+    return lite ? dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumLiteThread, T, 2>(st, p, stream, slot, finished)
+                : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_RMS:
     return dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
   case GQ_REDUCE_STATS:
