@@ -24,6 +24,20 @@ static int tap_ok(int ok, const char *fmt, ...)
   return ok;
 }
 
+/* A comment line ("# ..."), for details under a result. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void diag(const char *fmt, ...)
+{
+  va_list ap;
+  fputs("# ", stdout);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  putchar('\n');
+}
+
 static int tap_done(void)
 {
   printf("1..%d\n", tap_count);

@@ -1,12 +1,14 @@
 /* test_block.c — the block evaluator (double and float) against the
  * scalar evaluator, for every operation and for compound expressions, at
  * block sizes that cover partial, exact and multiple tiles. */
+#include <stdlib.h>
+#include <string.h>
 #include <float.h>
 #include <math.h>
 
 #include "gpuquad.h"
 #include "lib/expr/expr.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define NMAX 1000
 
@@ -83,7 +85,7 @@ int main(void)
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     gq_expr *e;
     gq_expr_error err;
-    if (!ok(gq_expr_parse(cases[c].text, NULL, 16, &e, &err) == GQ_SUCCESS,
+    if (!tap_ok(gq_expr_parse(cases[c].text, NULL, 16, &e, &err) == GQ_SUCCESS,
             "parse %s", cases[c].text)) {
       diag("%s", err.message);
       continue;
@@ -115,9 +117,9 @@ int main(void)
         }
       }
       if (n < NMAX && out[n] != 12345.0) good = 0;
-      ok(good, "block of %zu equals scalar for %s%s", n, cases[c].text,
+      tap_ok(good, "block of %zu equals scalar for %s%s", n, cases[c].text,
          identical ? " (bitwise)" : "");
-      ok(goodf, "float block of %zu is close for %s", n, cases[c].text);
+      tap_ok(goodf, "float block of %zu is close for %s", n, cases[c].text);
     }
     free(scratch);
     free(scratchf);
@@ -139,7 +141,7 @@ int main(void)
         if (local[k] != gq_expr_eval(e, &in[0][k])) bad++;
       free(scratch);
     }
-    ok(bad == 0, "concurrent block evaluation from many threads");
+    tap_ok(bad == 0, "concurrent block evaluation from many threads");
     gq_expr_free(e);
   }
   /* count 0 writes nothing and reads nothing. */
@@ -147,7 +149,7 @@ int main(void)
     gq_expr *e;
     gq_expr_parse("x", NULL, 1, &e, NULL);
     gq_expr_eval_block(e, 0, NULL, NULL, NULL);
-    ok(1, "count 0 is a no-op");
+    tap_ok(1, "count 0 is a no-op");
     gq_expr_free(e);
   }
   return tap_done();

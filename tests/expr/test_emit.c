@@ -1,11 +1,13 @@
 /* test_emit.c — the CUDA emitter prints only whitelisted identifiers and
  * exact numbers, never user text (nvcc compilation: test_emit_nvcc.sh). */
+#include <stdlib.h>
+#include <string.h>
 #include <ctype.h>
 #include <math.h>
 
 #include "gpuquad.h"
 #include "lib/expr/expr.h"
-#include "tap.h"
+#include "../tap.h"
 
 static const char *const allowed[] = {
   "__device__", "__forceinline__", "double", "float", "const", "return",
@@ -94,18 +96,18 @@ int main(void)
     for (int fl = 0; fl < 2; fl++) {
       char bad[80] = "";
       char *src = emit(texts[i], defs, i == 0 ? 3 : 0, fl);
-      if (!ok(src && only_whitelisted(src, bad, sizeof bad),
+      if (!tap_ok(src && only_whitelisted(src, bad, sizeof bad),
               "%s emission of '%.40s' has only whitelisted names",
               fl ? "float" : "double", texts[i]))
         diag("offending identifier: %s", bad);
       if (i == 0 && src) {
-        ok(!strstr(src, "kappa") && !strstr(src, "omega") && !strstr(src, "Q"),
+        tap_ok(!strstr(src, "kappa") && !strstr(src, "omega") && !strstr(src, "Q"),
            "%s: parameter names do not appear", fl ? "float" : "double");
-        ok(strstr(src, fl ? "0.100000001f" : "0.10000000000000001") != NULL,
+        tap_ok(strstr(src, fl ? "0.100000001f" : "0.10000000000000001") != NULL,
            "%s: parameter value is inlined exactly", fl ? "float" : "double");
-        ok(strstr(src, fl ? "(-0.00249999994f)" : "(-0.0025000000000000001)") != NULL,
+        tap_ok(strstr(src, fl ? "(-0.00249999994f)" : "(-0.0025000000000000001)") != NULL,
            "%s: negative parameter is parenthesised", fl ? "float" : "double");
-        ok(strstr(src, fl ? "float integrand(const float *x)"
+        tap_ok(strstr(src, fl ? "float integrand(const float *x)"
                           : "double integrand(const double *x)") != NULL,
            "%s: signature", fl ? "float" : "double");
       }
@@ -114,11 +116,11 @@ int main(void)
 
   /* Integer powers are multiplication chains; others call pow. */
   char *src = emit("x^8 + x^2.5", NULL, 0, 0);
-  ok(src && strstr(src, "pow(x[0], 2.5)") && !strstr(src, ", 8"),
+  tap_ok(src && strstr(src, "pow(x[0], 2.5)") && !strstr(src, ", 8"),
      "x^8 is a multiplication chain and x^2.5 calls pow");
   free(src);
   src = emit("if(x < 1, sin(x), cos(x))", NULL, 0, 0);
-  ok(src && strstr(src, "if (t0 != 0.0) {") && strstr(src, "} else {"),
+  tap_ok(src && strstr(src, "if (t0 != 0.0) {") && strstr(src, "} else {"),
      "if() becomes a branch");
   free(src);
 
@@ -126,12 +128,12 @@ int main(void)
   gq_expr *e;
   char *out = (char *)"sentinel";
   gq_expr_parse("x", NULL, 1, &e, NULL);
-  ok(gq_expr_emit_cuda(e, "f(x)", 0, &out) == GQ_EINVAL && out == NULL,
+  tap_ok(gq_expr_emit_cuda(e, "f(x)", 0, &out) == GQ_EINVAL && out == NULL,
      "function name with punctuation is refused");
-  ok(gq_expr_emit_cuda(e, "", 0, &out) == GQ_EINVAL, "empty function name is refused");
-  ok(gq_expr_emit_cuda(e, "9f", 0, &out) == GQ_EINVAL, "name starting with a digit is refused");
-  ok(gq_expr_emit_cuda(e, NULL, 0, &out) == GQ_EINVAL, "NULL function name is refused");
-  ok(gq_expr_emit_cuda(e, "_ok9", 0, &out) == GQ_SUCCESS && out, "_ok9 is accepted");
+  tap_ok(gq_expr_emit_cuda(e, "", 0, &out) == GQ_EINVAL, "empty function name is refused");
+  tap_ok(gq_expr_emit_cuda(e, "9f", 0, &out) == GQ_EINVAL, "name starting with a digit is refused");
+  tap_ok(gq_expr_emit_cuda(e, NULL, 0, &out) == GQ_EINVAL, "NULL function name is refused");
+  tap_ok(gq_expr_emit_cuda(e, "_ok9", 0, &out) == GQ_SUCCESS && out, "_ok9 is accepted");
   free(out);
   gq_expr_free(e);
   return tap_done();

@@ -1,8 +1,11 @@
 /* test_errors.c — every error path: status, message, column, and that a
  * failed parse leaves nothing behind (run under valgrind). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gpuquad.h"
 #include "lib/expr/expr.h"
-#include "tap.h"
+#include "../tap.h"
 
 typedef struct {
   const char *text;
@@ -28,7 +31,7 @@ static void check(const error_case *c)
   char shown[64];
   snprintf(shown, sizeof shown, "%.40s%s", c->text,
            strlen(c->text) > 40 ? "..." : "");
-  if (!ok(good, "error for '%s': %s", shown, c->message))
+  if (!tap_ok(good, "error for '%s': %s", shown, c->message))
     diag("status %d col %zu where %d idx %zu: %s", s, err.column, err.where,
          err.param_index, err.message);
   if (s == GQ_SUCCESS) gq_expr_free(e);
@@ -154,14 +157,14 @@ int main(void)
     char *deep = repeat("", "(", 199, "x");
     char *d2 = repeat(deep, ")", 199, "");
     gq_expr *e = NULL;
-    ok(gq_expr_parse(d2, NULL, 1, &e, NULL) == GQ_SUCCESS,
+    tap_ok(gq_expr_parse(d2, NULL, 1, &e, NULL) == GQ_SUCCESS,
        "199 nested parentheses parse");
     gq_expr_free(e);
     free(deep);
     free(d2);
     char *chain = repeat("1", "+x", 998, "");
     e = NULL;
-    ok(gq_expr_parse(chain, NULL, 1, &e, NULL) == GQ_SUCCESS,
+    tap_ok(gq_expr_parse(chain, NULL, 1, &e, NULL) == GQ_SUCCESS,
        "a sum of 999 terms parses");
     gq_expr_free(e);
     free(chain);
@@ -170,20 +173,20 @@ int main(void)
   /* API misuse. */
   gq_expr *e = NULL;
   gq_expr_error err;
-  ok(gq_expr_parse(NULL, NULL, 1, &e, &err) == GQ_EINVAL && e == NULL,
+  tap_ok(gq_expr_parse(NULL, NULL, 1, &e, &err) == GQ_EINVAL && e == NULL,
      "NULL text is GQ_EINVAL");
-  ok(gq_expr_parse("x", NULL, 0, &e, &err) == GQ_EINVAL, "max_dims 0 is GQ_EINVAL");
-  ok(gq_expr_parse("x", NULL, 17, &e, &err) == GQ_EINVAL, "max_dims 17 is GQ_EINVAL");
-  ok(gq_expr_parse("x", NULL, 1, NULL, &err) == GQ_EINVAL, "NULL out is GQ_EINVAL");
-  ok(gq_expr_parse("sinn(x)", NULL, 1, &e, NULL) == GQ_EPARSE,
+  tap_ok(gq_expr_parse("x", NULL, 0, &e, &err) == GQ_EINVAL, "max_dims 0 is GQ_EINVAL");
+  tap_ok(gq_expr_parse("x", NULL, 17, &e, &err) == GQ_EINVAL, "max_dims 17 is GQ_EINVAL");
+  tap_ok(gq_expr_parse("x", NULL, 1, NULL, &err) == GQ_EINVAL, "NULL out is GQ_EINVAL");
+  tap_ok(gq_expr_parse("sinn(x)", NULL, 1, &e, NULL) == GQ_EPARSE,
      "status without an error struct");
-  ok(gq_expr_parse("x", NULL, 1, &e, NULL) == GQ_SUCCESS, "err may be NULL");
+  tap_ok(gq_expr_parse("x", NULL, 1, &e, NULL) == GQ_SUCCESS, "err may be NULL");
   gq_expr_free(e);
   gq_expr_free(NULL);
   {
     static const char *k3b[] = {"k=3"};
     gq_expr_params p = {k3b, 1};
-    ok(gq_expr_parse("x", &p, 1, &e, NULL) == GQ_EINVAL,
+    tap_ok(gq_expr_parse("x", &p, 1, &e, NULL) == GQ_EINVAL,
        "parameter status without an error struct");
   }
 
@@ -192,10 +195,10 @@ int main(void)
     char buf[128];
     gq_expr_parse("exp(-x*)", NULL, 1, &e, &err);
     gq_expr_error_caret("exp(-x*)", &err, buf, sizeof buf);
-    if (!ok(strcmp(buf, "  exp(-x*)\n         ^") == 0, "caret under column 7"))
+    if (!tap_ok(strcmp(buf, "  exp(-x*)\n         ^") == 0, "caret under column 7"))
       diag("[%s] col %zu", buf, err.column);
     gq_expr_error_caret("exp(-x*)", &err, buf, 5);
-    ok(strlen(buf) == 4, "caret output is truncated to the buffer");
+    tap_ok(strlen(buf) == 4, "caret output is truncated to the buffer");
   }
   return tap_done();
 }

@@ -1,11 +1,13 @@
 /* test_parse.c — grammar, values of every function and constant,
  * parameters, variables, canonical text, built-in integrands. */
+#include <stdlib.h>
+#include <string.h>
 #include <float.h>
 #include <math.h>
 
 #include "gpuquad.h"
 #include "lib/expr/expr.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define X0 0.37
 #define Y0 1.3
@@ -37,7 +39,7 @@ static void check_value(const char *text, double want, double rel)
 {
   double v = NAN;
   int parsed = value_of(text, &v);
-  if (!ok(parsed && close_rel(v, want, rel), "value of %s", text))
+  if (!tap_ok(parsed && close_rel(v, want, rel), "value of %s", text))
     diag("got %.17g, want %.17g", v, want);
 }
 
@@ -46,11 +48,11 @@ static void check_string(const char *text, const char *want)
   gq_expr *e;
   char *s = NULL;
   if (gq_expr_parse(text, NULL, 3, &e, NULL) != GQ_SUCCESS) {
-    ok(0, "canonical %s (parse failed)", text);
+    tap_ok(0, "canonical %s (parse failed)", text);
     return;
   }
   gq_expr_to_string(e, &s);
-  if (!ok(s && strcmp(s, want) == 0, "canonical %s is %s", text, want))
+  if (!tap_ok(s && strcmp(s, want) == 0, "canonical %s is %s", text, want))
     diag("got %s", s ? s : "(null)");
   free(s);
   gq_expr_free(e);
@@ -70,7 +72,7 @@ static void check_roundtrip(const char *text, const gq_expr_params *params)
     double a = gq_expr_eval(e1, vars), b = gq_expr_eval(e2, vars);
     good = strcmp(s1, s2) == 0 && (a == b || (isnan(a) && isnan(b)));
   }
-  if (!ok(good, "round trip of %s", text))
+  if (!tap_ok(good, "round trip of %s", text))
     diag("s1=%s s2=%s", s1 ? s1 : "-", s2 ? s2 : "-");
   free(s1);
   free(s2);
@@ -164,11 +166,11 @@ static void test_params_and_vars(void)
   double v16[16];
   gq_expr *e;
   int s = gq_expr_parse("k*x + w*y + _a1", &params, 3, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "parameters parse")) {
-    ok(gq_expr_eval(e, v3) == 3 * X0 + -0.25 * Y0 + 7, "parameter values");
+  if (tap_ok(s == GQ_SUCCESS, "parameters parse")) {
+    tap_ok(gq_expr_eval(e, v3) == 3 * X0 + -0.25 * Y0 + 7, "parameter values");
     char *str = NULL;
     gq_expr_to_string(e, &str);
-    if (!ok(str && !strcmp(str, "(((3 * x) + ((-0.25) * y)) + 7)"),
+    if (!tap_ok(str && !strcmp(str, "(((3 * x) + ((-0.25) * y)) + 7)"),
             "parameters are inlined in the canonical text"))
       diag("got %s", str ? str : "(null)");
     free(str);
@@ -178,32 +180,32 @@ static void test_params_and_vars(void)
 
   for (int i = 0; i < 16; i++) v16[i] = 0.5 + i;
   s = gq_expr_parse("x16 - x1 + 2*x2 + x3*y", NULL, 16, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "x1..x16 with max_dims 16")) {
-    ok(gq_expr_dims_used(e) == 16, "dims_used is 16");
-    ok(gq_expr_eval(e, v16) == 15.5 - 0.5 + 2 * 1.5 + 2.5 * 1.5,
+  if (tap_ok(s == GQ_SUCCESS, "x1..x16 with max_dims 16")) {
+    tap_ok(gq_expr_dims_used(e) == 16, "dims_used is 16");
+    tap_ok(gq_expr_eval(e, v16) == 15.5 - 0.5 + 2 * 1.5 + 2.5 * 1.5,
        "multi-variable value");
     gq_expr_free(e);
   }
   s = gq_expr_parse("(x + y + z) == (x1 + x2 + x3)", NULL, 3, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "x y z alias x1 x2 x3")) {
-    ok(gq_expr_eval(e, v3) == 1, "x+y+z equals x1+x2+x3");
+  if (tap_ok(s == GQ_SUCCESS, "x y z alias x1 x2 x3")) {
+    tap_ok(gq_expr_eval(e, v3) == 1, "x+y+z equals x1+x2+x3");
     gq_expr_free(e);
   }
   s = gq_expr_parse("y*y", NULL, 2, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "y alone")) {
-    ok(gq_expr_dims_used(e) == 2, "dims_used counts the highest index");
+  if (tap_ok(s == GQ_SUCCESS, "y alone")) {
+    tap_ok(gq_expr_dims_used(e) == 2, "dims_used counts the highest index");
     gq_expr_free(e);
   }
   s = gq_expr_parse("sin(pi)/2", NULL, 1, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "constant expression")) {
-    ok(gq_expr_dims_used(e) == 0, "dims_used of a constant is 0");
-    ok(gq_expr_eval(e, NULL) == sin(3.14159265358979323846) / 2,
+  if (tap_ok(s == GQ_SUCCESS, "constant expression")) {
+    tap_ok(gq_expr_dims_used(e) == 0, "dims_used of a constant is 0");
+    tap_ok(gq_expr_eval(e, NULL) == sin(3.14159265358979323846) / 2,
        "constant expression needs no variables");
     gq_expr_free(e);
   }
   s = gq_expr_parse("x*x", NULL, 1, &e, NULL);
-  if (ok(s == GQ_SUCCESS, "gsl adapter parse")) {
-    ok(gq_expr_eval_gsl(1.5, e) == 2.25, "gq_expr_eval_gsl");
+  if (tap_ok(s == GQ_SUCCESS, "gsl adapter parse")) {
+    tap_ok(gq_expr_eval_gsl(1.5, e) == 2.25, "gq_expr_eval_gsl");
     gq_expr_free(e);
   }
 }
@@ -262,7 +264,7 @@ static void test_split_scale(void)
     } else if (ok1) {
       ok1 = g == NULL;
     }
-    ok(ok1, "split_scale(%s) = %g * %s", t[i].text, t[i].scale, t[i].g ? t[i].g : "itself");
+    tap_ok(ok1, "split_scale(%s) = %g * %s", t[i].text, t[i].scale, t[i].g ? t[i].g : "itself");
     free(s);
     gq_expr_free(e);
     gq_expr_free(g);

@@ -20,31 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int test_count, fail_count;
-
-static int ok(int cond, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  printf("%s %d - ", cond ? "ok" : "not ok", ++test_count);
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-  if (!cond)
-    fail_count++;
-  fflush(stdout);
-  return cond;
-}
-
-static void diag(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  printf("# ");
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-}
+#include "../tap.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -310,7 +286,7 @@ static void check_good(const char *desc, const char *name, const struct bytes *b
       }
       free(res.v);
     }
-    if (!ok(good, "%s (%s)", desc, mode_name[m]))
+    if (!tap_ok(good, "%s (%s)", desc, mode_name[m]))
       diag("%s", why);
   }
 }
@@ -328,7 +304,7 @@ static void check_bad(const char *desc, const char *name, const struct bytes *b,
     const char *path = tmp_path(name);
     int good = res.status == status && strstr(res.msg, substr) != NULL &&
                strncmp(res.msg, path, strlen(path)) == 0;
-    if (!ok(good, "%s (%s)", desc, mode_name[m]))
+    if (!tap_ok(good, "%s (%s)", desc, mode_name[m]))
       diag("status %d (want %d), message \"%s\" (want \"%s: ...%s...\")", res.status,
            status, res.msg, path, substr);
   }
@@ -428,7 +404,7 @@ static void test_npy_good(void)
     memcpy(&x, raw + 1 + 8 * i, 8);
     good = same(x, value(i));
   }
-  ok(good, "npy >f8 swapped into an unaligned buffer");
+  tap_ok(good, "npy >f8 swapped into an unaligned buffer");
   gq_reader_close(r);
   free(b.p);
 }
@@ -722,7 +698,7 @@ static void test_parse_double(void)
         diag("%s: got %.17g want %.17g", buf, got, want);
     }
   }
-  ok(bad == 0, "parse: hard cases agree with strtod");
+  tap_ok(bad == 0, "parse: hard cases agree with strtod");
 
   unsigned long long seed = 88172645463325252ull;
   bad = 0;
@@ -751,7 +727,7 @@ static void test_parse_double(void)
         diag("%s: got %.17g want %.17g", buf, got, want);
     }
   }
-  ok(bad == 0, "parse: 300000 random decimals agree with strtod bit for bit");
+  tap_ok(bad == 0, "parse: 300000 random decimals agree with strtod bit for bit");
 }
 
 /* A decimal-comma locale must not change parsing. */
@@ -764,7 +740,7 @@ static void test_locale(void)
     if (setlocale(LC_NUMERIC, names[k]))
       got_name = names[k];
   if (!got_name || strtod("0.5", NULL) == 0.5) {
-    printf("ok %d - # SKIP no decimal-comma locale installed\n", ++test_count);
+    printf("ok %d - # SKIP no decimal-comma locale installed\n", ++tap_count);
     setlocale(LC_NUMERIC, "C");
     return;
   }
@@ -818,11 +794,11 @@ static void test_sniff_and_options(void)
   int st = gq_reader_open(missing, NULL, &r, msg, sizeof msg);
   char want_msg[600];
   snprintf(want_msg, sizeof want_msg, "%s: No such file or directory", missing);
-  ok(st == GQ_EIO && r == NULL && strcmp(msg, want_msg) == 0, "missing file: %s", msg);
+  tap_ok(st == GQ_EIO && r == NULL && strcmp(msg, want_msg) == 0, "missing file: %s", msg);
   st = gq_reader_open(tmpdir, NULL, &r, msg, sizeof msg);
-  ok(st == GQ_EIO && strstr(msg, "Is a directory") != NULL, "directory: %s", msg);
+  tap_ok(st == GQ_EIO && strstr(msg, "Is a directory") != NULL, "directory: %s", msg);
   st = gq_reader_open(missing, NULL, &r, NULL, 0);
-  ok(st == GQ_EIO, "NULL message buffer is allowed");
+  tap_ok(st == GQ_EIO, "NULL message buffer is allowed");
 
   /* read argument errors and sticky failure */
   const char *p = tmp_path("sticky.txt");
@@ -831,12 +807,12 @@ static void test_sniff_and_options(void)
   double buf[8];
   size_t got = 99;
   int st0 = gq_reader_read(r, buf, 0, &got, msg, sizeof msg);
-  ok(st == GQ_SUCCESS && st0 == GQ_EINVAL && got == 0, "read with max_elems 0 is EINVAL");
+  tap_ok(st == GQ_SUCCESS && st0 == GQ_EINVAL && got == 0, "read with max_elems 0 is EINVAL");
   int st1 = gq_reader_read(r, buf, 8, &got, msg, sizeof msg);
   int good = st1 == GQ_EFORMAT && got == 2 && buf[0] == 1 && buf[1] == 2;
   msg[0] = '\0';
   int st2 = gq_reader_read(r, buf, 8, &got, msg, sizeof msg);
-  ok(good && st2 == GQ_EFORMAT && got == 0 && strstr(msg, "line 3: 'x'"),
+  tap_ok(good && st2 == GQ_EFORMAT && got == 0 && strstr(msg, "line 3: 'x'"),
      "error keeps the good values before it and is sticky");
   gq_reader_close(r);
   gq_reader_close(NULL);
@@ -854,7 +830,7 @@ static void test_writer(void)
   const char *p = tmp_path("w.npy");
   int st = gq_npy_write_f64(p, v, 3000, msg, sizeof msg);
   struct stat sb;
-  ok(st == GQ_SUCCESS && stat(p, &sb) == 0 && sb.st_size == 3000 * 8 + 128,
+  tap_ok(st == GQ_SUCCESS && stat(p, &sb) == 0 && sb.st_size == 3000 * 8 + 128,
      "writer: f64 file size is a 64-aligned header plus data");
   double *back = NULL;
   size_t n = 0;
@@ -862,41 +838,41 @@ static void test_writer(void)
   int good = st == GQ_SUCCESS && n == 3000;
   for (size_t i = 0; good && i < n; i++)
     good = same(back[i], v[i]);
-  ok(good, "writer + read_all_f64: f64 round trip");
+  tap_ok(good, "writer + read_all_f64: f64 round trip");
   free(back);
 
   p = tmp_path("w32.npy");
   st = gq_npy_write_f32(p, f, 3000, msg, sizeof msg);
   gq_reader *r;
   st |= gq_reader_open(p, NULL, &r, msg, sizeof msg);
-  ok(st == GQ_SUCCESS && gq_reader_dtype(r) == GQ_DTYPE_F32 && gq_reader_length(r) == 3000,
+  tap_ok(st == GQ_SUCCESS && gq_reader_dtype(r) == GQ_DTYPE_F32 && gq_reader_length(r) == 3000,
      "writer: f32 file opens as f32");
   gq_reader_close(r);
   st = gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
   good = st == GQ_SUCCESS && n == 3000;
   for (size_t i = 0; good && i < n; i++)
     good = same(back[i], (double)f[i]);
-  ok(good, "read_all_f64 widens f32");
+  tap_ok(good, "read_all_f64 widens f32");
   free(back);
 
   p = tmp_path("w0.npy");
   st = gq_npy_write_f64(p, NULL, 0, msg, sizeof msg);
   st |= gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
-  ok(st == GQ_SUCCESS && n == 0 && back != NULL, "empty npy round trip");
+  tap_ok(st == GQ_SUCCESS && n == 0 && back != NULL, "empty npy round trip");
   free(back);
 
   p = tmp_path("t.txt");
   write_file(p, "1\n2\n3.5\n", 8);
   st = gq_reader_read_all_f64(p, NULL, &back, &n, msg, sizeof msg);
-  ok(st == GQ_SUCCESS && n == 3 && back[2] == 3.5, "read_all_f64 of text");
+  tap_ok(st == GQ_SUCCESS && n == 3 && back[2] == 3.5, "read_all_f64 of text");
   free(back);
   st = gq_reader_read_all_f64(tmp_path("nope.txt"), NULL, &back, &n, msg, sizeof msg);
-  ok(st == GQ_EIO && back == NULL && strstr(msg, "nope.txt: No such file"),
+  tap_ok(st == GQ_EIO && back == NULL && strstr(msg, "nope.txt: No such file"),
      "read_all_f64 of a missing file");
 
   p = tmp_path("no/such/dir/w.npy");
   st = gq_npy_write_f64(p, v, 3, msg, sizeof msg);
-  ok(st == GQ_EIO && strncmp(msg, p, strlen(p)) == 0, "writer: bad directory: %s", msg);
+  tap_ok(st == GQ_EIO && strncmp(msg, p, strlen(p)) == 0, "writer: bad directory: %s", msg);
 }
 
 static void remove_tmpdir(void)
@@ -929,6 +905,5 @@ int main(void)
   test_sniff_and_options();
   test_writer();
   remove_tmpdir();
-  printf("1..%d\n", test_count);
-  return fail_count ? 1 : 0;
+  return tap_done();
 }
