@@ -16,6 +16,7 @@
 
 #include "../src/lib/reduce_acc.h"
 #include "maps.cuh"
+#include "warp_reduce.cuh" // CsumMerge
 
 namespace gq {
 
@@ -210,12 +211,7 @@ struct SumLiteThread {
   }
   __device__ gq_csum result() const { return s; }
 };
-struct SumLiteCombine {
-  __device__ __forceinline__ gq_csum operator()(gq_csum a, gq_csum b) const
-  {
-    gq_csum_merge(&a, b);
-    return a;
-  }
+struct SumLiteCombine : CsumMerge {
   __device__ static gq_csum identity() { return gq_csum{0.0, 0.0}; }
   __device__ static void finish(const gq_csum &a, void *out) { *static_cast<double *>(out) = a.s + a.c; }
 };

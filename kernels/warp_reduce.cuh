@@ -18,22 +18,13 @@ __device__ __forceinline__ double shfl_down(double v, int d) { return __shfl_dow
 __device__ __forceinline__ float shfl_down(float v, int d) { return __shfl_down_sync(FULL_MASK, v, d); }
 __device__ __forceinline__ int shfl_down(int v, int d) { return __shfl_down_sync(FULL_MASK, v, d); }
 __device__ __forceinline__ long long shfl_down(long long v, int d) { return __shfl_down_sync(FULL_MASK, v, d); }
-__device__ __forceinline__ gq_csum shfl_down(gq_csum v, int d)
-{
-  return gq_csum{shfl_down(v.s, d), shfl_down(v.c, d)};
-}
 
 __device__ __forceinline__ double shfl_xor(double v, int m) { return __shfl_xor_sync(FULL_MASK, v, m); }
 __device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor_sync(FULL_MASK, v, m); }
 __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor_sync(FULL_MASK, v, m); }
 __device__ __forceinline__ long long shfl_xor(long long v, int m) { return __shfl_xor_sync(FULL_MASK, v, m); }
-__device__ __forceinline__ gq_csum shfl_xor(gq_csum v, int m)
-{
-  return gq_csum{shfl_xor(v.s, m), shfl_xor(v.c, m)};
-}
-
-// Any other trivially copyable value (the data reductions' accumulators),
-// shuffled one 32-bit word at a time.
+// Any other trivially copyable value (gq_csum, the data reductions'
+// accumulators), shuffled one 32-bit word at a time.
 template <class T>
 __device__ __forceinline__ T shfl_down(T v, int d)
 {
@@ -44,6 +35,18 @@ __device__ __forceinline__ T shfl_down(T v, int d)
 #pragma unroll
   for (int k = 0; k < (int)(sizeof(T) / 4); k++)
     dst[k] = __shfl_down_sync(FULL_MASK, src[k], d);
+  return r;
+}
+template <class T>
+__device__ __forceinline__ T shfl_xor(T v, int m)
+{
+  static_assert(sizeof(T) % 4 == 0, "shuffled structs are made of 32-bit words");
+  T r;
+  const int *src = reinterpret_cast<const int *>(&v);
+  int *dst = reinterpret_cast<int *>(&r);
+#pragma unroll
+  for (int k = 0; k < (int)(sizeof(T) / 4); k++)
+    dst[k] = __shfl_xor_sync(FULL_MASK, src[k], m);
   return r;
 }
 
