@@ -23,6 +23,7 @@ namespace gq {
 __device__ __forceinline__ bool finite(double v) { return v - v == 0.0; }
 
 struct SumThread {
+  __device__ __forceinline__ void flush() {} // every term is taken as it comes
   gq_csum s = {0.0, 0.0};
   double abs = 0.0;
   uint64_t n = 0, nan = 0, pinf = 0, ninf = 0;
@@ -68,6 +69,7 @@ struct SumThread {
 };
 
 struct RmsThread {
+  __device__ __forceinline__ void flush() {} // every term is taken as it comes
   gq_csum sq = {0.0, 0.0}, ref = {0.0, 0.0};
   double max_abs = 0.0;
   uint64_t n = 0, nan = 0, inf = 0;
@@ -104,6 +106,7 @@ struct RmsThread {
 };
 
 struct StatsThread {
+  __device__ __forceinline__ void flush() {} // every term is taken as it comes
   double shift = 0.0, s2 = 0.0, abs = 0.0;
   gq_csum sum = {0.0, 0.0}, s1 = {0.0, 0.0};
   double mn = INFINITY, mx = -INFINITY;
@@ -162,7 +165,7 @@ struct SumCombine {
   __device__ static gq_sum_acc identity() { gq_sum_acc z; gq_sum_acc_zero(&z); return z; }
   // The finished sum as a double; NaN and Inf propagate through the
   // arithmetic (the asynchronous forms do not classify).
-  __device__ static void finish(const gq_sum_acc &a, void *out) { *static_cast<double *>(out) = a.sum + a.sum_err; }
+  __device__ static void finish(const gq_sum_acc &a, void *out, uint64_t) { *static_cast<double *>(out) = a.sum + a.sum_err; }
 };
 struct RmsCombine {
   __device__ __forceinline__ gq_rms_acc operator()(gq_rms_acc a, gq_rms_acc b) const
@@ -172,16 +175,14 @@ struct RmsCombine {
   }
   __device__ static gq_rms_acc identity() { gq_rms_acc z; gq_rms_acc_zero(&z); return z; }
   // rms, max |a - b| and the relative change, as gq_rms_finish computes them.
-  __device__ static void finish(const gq_rms_acc &a, void *out)
+  __device__ static void finish(const gq_rms_acc &a, void *out, uint64_t)
   {
     gq_rms_result r;
-    const double sq = a.sq_diff + a.sq_diff_err, ref = a.sq_ref + a.sq_ref_err;
     r.n = a.n;
     r.nan_count = a.nan_count;
     r.inf_count = a.inf_count;
-    r.rms = a.n ? sqrt(sq / (double)a.n) : __longlong_as_double(0x7ff8000000000000LL);
+    gq_rms_values(a.sq_diff + a.sq_diff_err, a.sq_ref + a.sq_ref_err, a.n, &r.rms, &r.relative);
     r.max_abs = a.max_abs;
-    r.relative = sqrt(sq) / sqrt(ref);
     *static_cast<gq_rms_result *>(out) = r;
   }
 };
@@ -192,15 +193,21 @@ struct StatsCombine {
     return a;
   }
   __device__ static gq_stats_acc identity() { gq_stats_acc z; gq_stats_acc_zero(&z); return z; }
-  __device__ static void finish(const gq_stats_acc &, void *) {} // no asynchronous form
+  __device__ static void finish(const gq_stats_acc &, void *, uint64_t) {} // no finished form
 };
 
-// The asynchronous sum and dot (gq_sum_async, gq_dot_async): only the
-// compensated pair, 2 words through the block tree instead of SumThread's 7
-// (no |t| sum, no counts: nothing classifies, NaN and Inf propagate).  The
-// same TwoSum adds and merges in the same order, so the finished value is
-// SumThread's to the bit (tests/t_reduce_gpu checks it).
+// The lite accumulators finish on the device: the one-shot gq_sum, gq_dot
+// and gq_rms_diff (result written into mapped host memory) and their
+// asynchronous forms (result left in device memory).  They carry only what
+// the finished value needs through the block tree — the compensated pair
+// (2 words instead of SumThread's 7), the two compensated sums of squares
+// and the maximum (5 instead of RmsThread's 8) — and never classify: NaN and
+// Inf propagate into the finished value, and the host reruns the full
+// accumulator when it sees one (src/lib/reduce.c).  Adds and merges are the
+// full accumulators' own (the rms below excepted), so on the same grid the
+// finished sum and dot agree with theirs to the bit.
 struct SumLiteThread {
+  __device__ __forceinline__ void flush() {} // every term is taken as it comes
   gq_csum s = {0.0, 0.0};
   // CLASSIFY is ignored: the launcher picks the lite sum only for the fast pass.
   template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t) { gq_csum_add(&s, t); }
@@ -213,13 +220,100 @@ struct SumLiteThread {
 };
 struct SumLiteCombine : CsumMerge {
   __device__ static gq_csum identity() { return gq_csum{0.0, 0.0}; }
-  __device__ static void finish(const gq_csum &a, void *out) { *static_cast<double *>(out) = a.s + a.c; }
+  __device__ static void finish(const gq_csum &a, void *out, uint64_t) { *static_cast<double *>(out) = a.s + a.c; }
+};
+
+// The lite rms sums squares, which are never negative, so it need not pay
+// for a TwoSum per element: a thread adds a tile's squares with fma (the
+// square exact inside it, one rounding per term) into plain partials, and
+// folds them into its compensated sums once per tile (flush, called by the
+// engine after every whole tile).  A partial of k non-negative terms is
+// within k u of its exact value relatively, whatever the data, and
+// round-to-nearest errors of different tiles do not add up; per element that
+// is 4 FP64 operations instead of RmsThread's 20 (sub, two fma, max), which
+// at 2^20 elements is the difference between a latency of ~10.6 us and
+// ~9.5 us (BENCHMARKS.md).  The finished values agree with the full
+// accumulator's to within an ulp or two, not to the bit.
+struct gq_rms_lite {
+  gq_csum sq, ref;
+  double max_abs;
+};
+//
+// The maximum of |a - b| is kept as the largest bit pattern: for doubles
+// without a sign, unsigned integer order is numeric order, and a 64-bit
+// integer max is a third of fmax's instructions on sm_90 (a DSETP, selects
+// and moves, in the chain every element goes through).  A NaN's pattern is
+// above every number, so a NaN shows in the maximum too — the one-shot call
+// then reruns the full accumulator, which classifies it.
+struct RmsLiteThread {
+  gq_rms_lite r = {{0.0, 0.0}, {0.0, 0.0}, 0.0};
+  double sq = 0.0, ref = 0.0;     // this tile's plain partials
+  unsigned long long max_bits = 0; // the largest |a - b| so far, as bits
+  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
+  {
+    sq = fma(t.d, t.d, sq);
+    ref = fma(t.a, t.a, ref);
+    const unsigned long long bits = (unsigned long long)__double_as_longlong(t.d) & 0x7fffffffffffffffULL;
+    max_bits = bits > max_bits ? bits : max_bits;
+  }
+  __device__ __forceinline__ void flush()
+  {
+    gq_csum_add(&r.sq, sq);
+    gq_csum_add(&r.ref, ref);
+    sq = ref = 0.0;
+  }
+  __device__ gq_rms_lite result() const
+  {
+    RmsLiteThread t = *this;
+    t.flush();
+    t.r.max_abs = __longlong_as_double((long long)max_bits);
+    return t.r;
+  }
+};
+struct RmsLiteCombine {
+  __device__ __forceinline__ gq_rms_lite operator()(gq_rms_lite a, const gq_rms_lite &b) const
+  {
+    gq_csum_merge(&a.sq, b.sq);
+    gq_csum_merge(&a.ref, b.ref);
+    a.max_abs = b.max_abs > a.max_abs || b.max_abs != b.max_abs ? b.max_abs : a.max_abs; // NaN wins
+    return a;
+  }
+  __device__ static gq_rms_lite identity() { return gq_rms_lite{{0.0, 0.0}, {0.0, 0.0}, 0.0}; }
+  // Nothing was classified: n is every pair (count), as RmsThread counts it.
+  __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t count)
+  {
+    gq_rms_result r;
+    r.n = count;
+    r.nan_count = 0;
+    r.inf_count = 0;
+    gq_rms_values(a.sq.s + a.sq.c, a.ref.s + a.ref.c, count, &r.rms, &r.relative);
+    r.max_abs = a.max_abs;
+    *static_cast<gq_rms_result *>(out) = r;
+  }
+};
+
+// The one-shot gq_rms_diff (result in mapped host memory) leaves the
+// division and the square roots to the host: the last block writes the
+// totals (sum of squared differences, sum of squared references, max) and
+// the host finishes them with the same gq_rms_values, so the result has the
+// asynchronous form's bits, a few hundred cycles sooner.
+struct RmsTotalsThread : RmsLiteThread {};
+struct RmsTotalsCombine : RmsLiteCombine {
+  __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t)
+  {
+    double *t = static_cast<double *>(out);
+    t[0] = a.sq.s + a.sq.c;
+    t[1] = a.ref.s + a.ref.c;
+    t[2] = a.max_abs;
+  }
 };
 
 template <class Thread> struct CombineOf;
 template <> struct CombineOf<SumThread> { using type = SumCombine; using acc = gq_sum_acc; };
 template <> struct CombineOf<RmsThread> { using type = RmsCombine; using acc = gq_rms_acc; };
 template <> struct CombineOf<SumLiteThread> { using type = SumLiteCombine; using acc = gq_csum; };
+template <> struct CombineOf<RmsLiteThread> { using type = RmsLiteCombine; using acc = gq_rms_lite; };
+template <> struct CombineOf<RmsTotalsThread> { using type = RmsTotalsCombine; using acc = gq_rms_lite; };
 template <> struct CombineOf<StatsThread> { using type = StatsCombine; using acc = gq_stats_acc; };
 
 } // namespace gq

@@ -1,6 +1,18 @@
 // array_reduce.cu — sum, dot, rms of a difference and statistics of device
 // arrays through the reduction engine (array_reduce_kernel.cuh's
-// array_reduce_kernel): one launch, one small copy of the result, one sync.
+// array_reduce_kernel): one launch per call (through launch_cache.cu, so a
+// repeated call replays a graph), the result where the caller needs it:
+//
+//   one-shot sum, dot, rms (gq_cuda_array_finish): the lite accumulator,
+//     finished by the last block straight into mapped host memory; the host
+//     spins on the finished values themselves;
+//   asynchronous forms (gq_cuda_array_async): the lite accumulator, finished
+//     into the caller's device memory, nothing waited for;
+//   the full accumulator (gq_cuda_array_reduce: accumulate calls, stats, the
+//     classifying rerun after a NaN or Inf): into mapped host memory, then a
+//     ticket the host spins on — or, timed, into a device slot and copied;
+//   streamed chunks (gq_cuda_array_enqueue, from stream.cu): the full
+//     accumulator into device slot 0 or 1.
 #include <cstdint>
 #include <atomic>
 #include <cstring>
@@ -8,15 +20,23 @@
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
 #include "launch.cuh"
+#include "launch_cache.cuh"
 #include "policy.cuh"
 #include "array_reduce.cuh"
 #include "array_reduce_kernel.cuh"
+#include "../src/lib/reduce_acc.h"
 
 namespace {
 
-// slot < 0: the result goes to the mapped host buffer (st->d_mapped).
+// Where a launch leaves its result.
+struct Target {
+  void *result;               // the accumulator: device slot or mapped host memory
+  void *finished;             // the finished value (lite accumulators), or nullptr
+  gq::Completion completion;  // the ticket raised after the result, or {nullptr, nullptr}
+};
+
 template <class Policy, bool CLASSIFY, class Source, class Map, class Thread>
-int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, int slot, void *finished)
+int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &target)
 {
   using Acc = typename gq::CombineOf<Thread>::acc;
   auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
@@ -32,72 +52,112 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, int slot, void *
     grid = 1;
   if (grid > gq::ARRAY_MAX_BLOCKS)
     grid = gq::ARRAY_MAX_BLOCKS;
-  gq_reduce_acc *d_result =
-      slot < 0 ? static_cast<gq_reduce_acc *>(st->d_mapped) : static_cast<gq_reduce_acc *>(st->d_result) + slot;
-  // The latency path (slot < 0) also raises a completion flag in mapped memory.
-  gq::Completion completion{nullptr, 0};
-  if (slot < 0)
-    completion = gq::Completion{st->d_done, ++st->ticket};
-  kernel<<<(unsigned)grid, Policy::BLOCK, 0, stream>>>(src, Map(), static_cast<Acc *>(st->d_partials), st->d_counter,
-                                             reinterpret_cast<Acc *>(d_result), finished, completion);
-  GQ_CUDA_LAUNCH_CHECK();
-  return GQ_SUCCESS;
+  Map map;
+  Acc *scratch = static_cast<Acc *>(st->d_partials), *result = static_cast<Acc *>(target.result);
+  unsigned *counter = st->d_counter;
+  void *finished = target.finished;
+  gq::Completion completion = target.completion;
+  void *args[] = {&src, &map, &scratch, &counter, &result, &finished, &completion};
+  gq_launch_key key{}; // zero-filled: keys are compared byte by byte
+  key.func = (const void *)kernel;
+  key.grid = (unsigned)grid;
+  key.block = Policy::BLOCK;
+  key.ptr[0] = src.a;
+  key.ptr[1] = src.b;
+  key.ptr[2] = result;
+  key.ptr[3] = finished;
+  key.ptr[4] = completion.done;
+  key.ptr[5] = completion.seq;
+  key.word[0] = src.n;
+  key.word[1] = (uint64_t)src.head;
+  return gq_launch(st, key, args, stream);
 }
 
 template <class Policy, class Map, class Thread, class T, int ARRAYS>
-int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot, void *finished)
+int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target)
 {
   const T *a = static_cast<const T *>(p->x), *b = static_cast<const T *>(p->y);
   if (reinterpret_cast<uintptr_t>(a) % sizeof(T) || (ARRAYS == 2 && reinterpret_cast<uintptr_t>(b) % sizeof(T)))
     return gq_fail(GQ_EINVAL, "data reduction: the arrays must be aligned to their element size");
   const int head = gq::misaligned_head(a, p->n);
   if (ARRAYS == 2 && gq::misaligned_head(b, p->n) != head) { // no common vector alignment
-    gq::ArraySource<T, ARRAYS, false> src{a, b, p->n, 0};
-    return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, slot, finished)
-                       : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, slot, finished);
+    gq::ArraySource<T, ARRAYS, false> src{a, ARRAYS == 2 ? b : nullptr, p->n, 0};
+    return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, target)
+                       : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, target);
   }
-  gq::ArraySource<T, ARRAYS, true> src{a, b, p->n, head};
-  return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, slot, finished)
-                     : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, slot, finished);
+  gq::ArraySource<T, ARRAYS, true> src{a, ARRAYS == 2 ? b : nullptr, p->n, head};
+  return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, target)
+                     : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, target);
 }
 
+// The accumulator: FULL (every count, classifying when asked), LITE
+// (finished on the device: sum, dot, rms) or TOTALS (rms totals that the host
+// finishes).
+enum Form { FULL, LITE, TOTALS };
+
 template <class T>
-int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot, void *finished)
+int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target, Form form)
 {
-  // The asynchronous forms need only the finished sum: the lite accumulator.
-  const bool lite = finished && !p->classify;
+  const bool lite = form != FULL;
+  if (lite && (p->classify || p->kind == GQ_REDUCE_STATS))
+    return gq_fail(GQ_EINVAL, "data reduction: no finished form of this reduction");
+  if (form == TOTALS && p->kind == GQ_REDUCE_RMS)
+    return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2>(st, p, stream, target);
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return lite ? dispatch<gq::SumPolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, slot, finished)
-                : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, slot, finished);
+    return lite ? dispatch<gq::SumPolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, target)
+                : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, target);
   case GQ_REDUCE_DOT:
-    return lite ? dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumLiteThread, T, 2>(st, p, stream, slot, finished)
-                : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, slot, finished);
+    return lite ? dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2>(st, p, stream, target)
+                : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_RMS:
-    return dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, slot, finished);
+    return lite ? dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsLiteThread, T, 2>(st, p, stream, target)
+                : dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_STATS:
-    return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, slot, finished);
+    return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, target);
   }
   return gq_fail(GQ_EINVAL, "unknown data reduction %d", (int)p->kind);
 }
 
-} // namespace
-
-int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot,
-                          void *finished)
+int run(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target, Form form)
 {
   if (p->n == 0)
     return gq_fail(GQ_EINVAL, "data reduction: empty chunk");
-  return p->is_float ? by_kind<float>(st, p, stream, slot, finished)
-                     : by_kind<double>(st, p, stream, slot, finished);
+  return p->is_float ? by_kind<float>(st, p, stream, target, form) : by_kind<double>(st, p, stream, target, form);
 }
 
-// The asynchronous forms: one launch on the context's stream, the finished
-// value left at d_finished, nothing copied back, nothing waited for.
-extern "C" int gq_cuda_array_async(gq_cuda_state *st, const gq_array_reduce *p, void *d_finished)
+void *slot(gq_cuda_state *st, int k) { return static_cast<gq_reduce_acc *>(st->d_result) + k; }
+
+// Spin until done() holds, asking the stream now and then so that a kernel
+// that failed cannot hang the host.
+template <class Done> int spin(gq_cuda_state *st, Done done)
 {
-  GQ_CUDA_TRY(cudaSetDevice(st->device));
-  return gq_cuda_array_enqueue(st, p, st->stream, 2, d_finished);
+  for (unsigned k = 1; !done(); k++) {
+    if (k % 4096 == 0) {
+      const cudaError_t e = cudaStreamQuery(st->stream);
+      if (e == cudaSuccess) {
+        if (!done())
+          return gq_fail(GQ_ECUDA, "data reduction: the kernel finished without its result");
+        break;
+      }
+      if (e != cudaErrorNotReady)
+        return gq::cuda_status(e, "data reduction kernel");
+    }
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return GQ_SUCCESS;
+}
+
+// A signalling NaN: arithmetic never produces one (a NaN it makes is quiet),
+// and every finished value is made by arithmetic, so while a watched word
+// holds this the kernel has not written it.
+constexpr uint64_t POISON = 0x7ff4dead5eed0001ULL;
+
+} // namespace
+
+int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int k)
+{
+  return run(st, p, stream, Target{slot(st, k), nullptr, gq::Completion{nullptr, nullptr}}, FULL);
 }
 
 size_t gq_cuda_acc_size(gq_reduce_kind kind)
@@ -105,47 +165,79 @@ size_t gq_cuda_acc_size(gq_reduce_kind kind)
   return kind == GQ_REDUCE_STATS ? sizeof(gq_stats_acc) : kind == GQ_REDUCE_RMS ? sizeof(gq_rms_acc) : sizeof(gq_sum_acc);
 }
 
+// The asynchronous forms: one launch on the context's stream, the finished
+// value left at d_finished, nothing copied back, nothing waited for.
+extern "C" int gq_cuda_array_async(gq_cuda_state *st, const gq_array_reduce *p, void *d_finished)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  return run(st, p, st->stream, Target{slot(st, 2), d_finished, gq::Completion{nullptr, nullptr}}, LITE);
+}
+
+// One-shot sum or dot (out: a double) and rms (out: a gq_rms_result): the
+// last block writes the finished value (sum, dot) or the totals (rms: sums of
+// squares and the max, finished here) into mapped host memory, poisoned
+// beforehand; each is one 8-byte store, so the host has a value once its
+// poison is gone — no flag to raise, no system-wide fence, no copy.  The
+// counts of an rms result are the host's: n pairs, none of them classified.
+extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p, void *out)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  volatile uint64_t *w = static_cast<volatile uint64_t *>(st->h_mapped);
+  const int words = p->kind == GQ_REDUCE_RMS ? 3 : 1;
+  for (int k = 0; k < words; k++)
+    w[k] = POISON;
+  int status = run(st, p, st->stream, Target{slot(st, 2), st->d_mapped, gq::Completion{nullptr, nullptr}}, TOTALS);
+  if (status == GQ_SUCCESS)
+    status = spin(st, [&] {
+      for (int k = 0; k < words; k++)
+        if (w[k] == POISON)
+          return false;
+      return true;
+    });
+  if (status != GQ_SUCCESS)
+    return status;
+  if (p->kind == GQ_REDUCE_RMS) {
+    const double *t = static_cast<const double *>(st->h_mapped); // sum (a-b)^2, sum a^2, max |a-b|
+    gq_rms_result *o = static_cast<gq_rms_result *>(out);
+    o->n = p->n;
+    o->nan_count = o->inf_count = 0;
+    gq_rms_values(t[0], t[1], p->n, &o->rms, &o->relative);
+    o->max_abs = t[2];
+  } else {
+    memcpy(out, st->h_mapped, sizeof(double));
+  }
+  return GQ_SUCCESS;
+}
+
 extern "C" int gq_cuda_array_reduce(gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
+  const size_t size = gq_cuda_acc_size(p->kind);
   if (!ms) {
-    // Latency path: no events, no copy launch; the last block writes the
-    // result into mapped host memory and then raises the ticket there.  The
-    // host spins on the ticket (asking the stream now and then, so that a
-    // failed launch cannot hang it) instead of waiting for the stream to
-    // drain: that wake-up is most of a small reduction's latency.
-    const int status = gq_cuda_array_enqueue(st, p, st->stream, -1, nullptr);
+    // The full accumulator into mapped host memory, then the ticket: the
+    // host spins on the ticket instead of waiting for the stream to drain.
+    const unsigned long long ticket = st->ticket + 1;
+    const int status = run(st, p, st->stream, Target{st->d_mapped, nullptr, gq::Completion{st->d_done, st->d_seq}}, FULL);
     if (status != GQ_SUCCESS)
       return status;
+    st->ticket = ticket; // the kernel counts it on the device
     const volatile unsigned long long *done = st->h_done;
-    for (unsigned spin = 1; *done != st->ticket; spin++) {
-      if (spin % 4096 == 0) {
-        const cudaError_t e = cudaStreamQuery(st->stream);
-        if (e == cudaSuccess) {
-          if (*done != st->ticket)
-            return gq_fail(GQ_ECUDA, "data reduction: the kernel finished without its result");
-          break;
-        }
-        if (e != cudaErrorNotReady)
-          return gq::cuda_status(e, "data reduction kernel");
-      }
-    }
-    std::atomic_thread_fence(std::memory_order_acquire);
-    memcpy(out, st->h_mapped, gq_cuda_acc_size(p->kind));
+    const int spun = spin(st, [&] { return *done == ticket; });
+    if (spun != GQ_SUCCESS)
+      return spun;
+    memcpy(out, st->h_mapped, size);
     return GQ_SUCCESS;
   }
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  const int status = gq_cuda_array_enqueue(st, p, st->stream, 2, nullptr);
+  const int status = run(st, p, st->stream, Target{slot(st, 2), nullptr, gq::Completion{nullptr, nullptr}}, FULL);
   if (status != GQ_SUCCESS)
     return status;
   GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
-  const size_t size = gq_cuda_acc_size(p->kind);
-  GQ_CUDA_TRY(cudaMemcpyAsync(static_cast<gq_reduce_acc *>(st->h_result) + 2, static_cast<gq_reduce_acc *>(st->d_result) + 2, size, cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaMemcpyAsync(static_cast<gq_reduce_acc *>(st->h_result) + 2, slot(st, 2), size, cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
   float elapsed = 0.0f;
   GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
-  if (ms)
-    *ms = elapsed;
+  *ms = elapsed;
   memcpy(out, static_cast<gq_reduce_acc *>(st->h_result) + 2, size);
   return GQ_SUCCESS;
 }

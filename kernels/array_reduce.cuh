@@ -9,9 +9,7 @@
 #include "cuda_state.cuh"
 #include "../src/lib/internal.h"
 
-// finished: NULL, or device memory for the finished value (the asynchronous API).
-int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot,
-                          void *finished);
+int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int slot);
 size_t gq_cuda_acc_size(gq_reduce_kind kind); // bytes of the kind's accumulator
 
 #endif

@@ -52,16 +52,28 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
       for (int j = 0; j < W; j++)
         th.template add<CLASSIFY>(map(lane(va[k], j), lane(vb[k], j)), first + j);
     }
+    th.flush(); // a thread accumulator that adds a tile plainly folds it in here
   }
   if (base < nvec) { // the one partial tile, taken by one block
+    // All loads first, then the adds: loaded and added item by item, each
+    // item would wait for its own memory round trip (a small reduction is
+    // nothing but this tile).
+    typename Source::V va[ITEMS], vb[ITEMS];
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
       const uint64_t v = base + (uint64_t)k * BLOCK + threadIdx.x;
       if (v < nvec) {
-        const typename Source::V a = src.load_a(v), b = src.load_b(v);
+        va[k] = src.load_a(v);
+        vb[k] = src.load_b(v);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const uint64_t v = base + (uint64_t)k * BLOCK + threadIdx.x;
+      if (v < nvec) {
 #pragma unroll
         for (int j = 0; j < W; j++)
-          th.template add<CLASSIFY>(map(lane(a, j), lane(b, j)), (uint64_t)src.head + v * W + j);
+          th.template add<CLASSIFY>(map(lane(va[k], j), lane(vb[k], j)), (uint64_t)src.head + v * W + j);
       }
     }
   }
@@ -72,7 +84,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   }
 
   auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
-  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished, completion);
+  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished, completion, src.n);
 }
 
 } // namespace gq

@@ -11,6 +11,7 @@ enum { GQ_CUDA_ACC_SLOTS = 8 };
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
 struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use
+struct gq_launch_cache; // launch_cache.cu: graphs of repeated launches
 
 struct gq_cuda_state {
   int device;
@@ -34,8 +35,10 @@ struct gq_cuda_state {
   void *h_result;     // 3 x gq_reduce_acc, pinned
   void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the one-shot
   void *d_mapped;     //   reductions' last block writes it over PCIe directly
-  unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished one-shot
-  unsigned long long ticket;           //   reduction (array_reduce.cu)
+  unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished full
+  unsigned long long *d_seq;           //   reduction, counted on the device (d_seq)
+  unsigned long long ticket;           //   and on the host (array_reduce.cu)
+  gq_launch_cache *launches;           // NULL until the first cached launch
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

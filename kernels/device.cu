@@ -6,6 +6,7 @@
 
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
+#include "launch_cache.cuh"
 #include "policy.cuh"
 
 extern "C" int gq_cuda_count(void)
@@ -48,6 +49,8 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_done, sizeof *st->h_done, cudaHostAllocMapped));
   GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_done, st->h_done, 0));
   *st->h_done = 0;
+  GQ_CUDA_TRY(cudaMalloc(&st->d_seq, sizeof *st->d_seq));
+  GQ_CUDA_TRY(cudaMemset(st->d_seq, 0, sizeof *st->d_seq));
   st->ticket = 0;
   return GQ_SUCCESS;
 }
@@ -59,6 +62,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   cudaSetDevice(st->device);
   gq_jit_release(st);
   gq_mc_release(st);
+  gq_launch_cache_release(st);
   if (st->d_acc) cudaFree(st->d_acc);
   if (st->h_acc) cudaFreeHost(st->h_acc);
   if (st->d_partials) cudaFree(st->d_partials);
@@ -67,6 +71,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->h_result) cudaFreeHost(st->h_result);
   if (st->h_mapped) cudaFreeHost(st->h_mapped);
   if (st->h_done) cudaFreeHost(st->h_done);
+  if (st->d_seq) cudaFree(st->d_seq);
   for (int k = 0; k < 2; k++) {
     for (int i = 0; i < 2; i++) {
       if (st->h_stage[k][i]) cudaFreeHost(st->h_stage[k][i]);

@@ -2,11 +2,11 @@
 // atomic (moments, min/max with index, counts — and the compensated sums of
 // the data reductions, so one path serves them all):
 //
-//   every block writes its partial to scratch[blockIdx.x], __threadfence()s
-//   (so that the partial is visible device-wide before the ticket that
-//   announces it), and takes a ticket with atomicInc; the block holding the
-//   last ticket merges all partials in fixed block order and writes the
-//   result.
+//   every block writes its partial to scratch[blockIdx.x], fences (release:
+//   the partial is visible device-wide before the ticket that announces
+//   it), and takes a ticket with atomicInc; the block holding the last
+//   ticket fences (acquire), merges all partials in fixed block order and
+//   writes the result.
 //
 // Why not atomics: a Chan merge or an (value, index) minimum cannot be one
 // atomic operation, and the compensated atomic add (global_accumulate.cuh)
@@ -39,34 +39,47 @@ __device__ __forceinline__ T load_cg(const T *p)
 }
 
 // block_total is valid in thread 0; every thread of the block calls this.
-// When finished is not NULL the last block also writes Op::finish(result)
-// there: the finished value (a double, an rms triple) in the caller's device
-// memory, for the asynchronous API and graph capture.  When done is not NULL
-// (mapped host memory), ticket is written there after everything else, with
-// a system-wide fence between: the host sees the result as soon as the flag,
-// without waiting for the stream to drain.
+// When finished is not NULL the last block also writes Op::finish(result,
+// count) there: the finished value (a double, an rms result; count is the
+// number of elements) in the caller's device memory or in mapped host
+// memory.  When done is not NULL (mapped host memory), the ticket after
+// *seq is written there after everything else, with a system-wide fence
+// between: the host sees the result as soon as the flag, without waiting for
+// the stream to drain.  The ticket is counted on the device (seq), so a
+// launch's arguments are the same from call to call and its graph can be
+// replayed (launch_cache.cu).
 struct Completion {
   unsigned long long *done;
-  unsigned long long ticket;
+  unsigned long long *seq;
   __device__ __forceinline__ void signal() const
   {
     if (done) {
+      const unsigned long long ticket = *seq + 1;
+      *seq = ticket;
       __threadfence_system();
       *reinterpret_cast<volatile unsigned long long *>(done) = ticket;
     }
   }
 };
 
+// Release (before the ticket) and acquire (after the last one) at GPU scope:
+// what the message passing of partials needs, and lighter than
+// __threadfence()'s sequentially consistent fence (MEMBAR.SC.GPU), which
+// sits on the path from the last block's end to the result.
+__device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
 template <int BLOCK, class Acc, class Op>
 __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, unsigned *counter,
                                                  Acc *result, Op op, Acc identity, void *finished = nullptr,
-                                                 Completion completion = Completion{nullptr, 0})
+                                                 Completion completion = Completion{nullptr, nullptr},
+                                                 unsigned long long count = 0)
 {
   if (gridDim.x == 1) { // one block: its total is the result, no ticket needed
     if (threadIdx.x == 0) {
-      *result = block_total;
-      if (finished)
-        Op::finish(block_total, finished);
+      if (finished) // the finished value is all the caller reads
+        Op::finish(block_total, finished, count);
+      else
+        *result = block_total;
       completion.signal();
     }
     return;
@@ -74,8 +87,10 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
   __shared__ bool am_last;
   if (threadIdx.x == 0) {
     scratch[blockIdx.x] = block_total;
-    __threadfence();
+    fence_acq_rel_gpu();
     am_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+    if (am_last)
+      fence_acq_rel_gpu();
   }
   __syncthreads();
   if (!am_last)
@@ -85,9 +100,10 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
     v = op(v, load_cg(scratch + i));
   v = block_reduce<BLOCK>(v, op, identity);
   if (threadIdx.x == 0) {
-    *result = v;
     if (finished)
-      Op::finish(v, finished);
+      Op::finish(v, finished, count);
+    else
+      *result = v;
     completion.signal();
   }
 }

@@ -51,6 +51,11 @@ GQ_ARRAY_ROW(SumPolicy, 256, 8, 1)   // one array: 128 bytes in flight per threa
 GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
 GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
 GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
+// The lite accumulators (finished on the device): fewer registers, so more
+// blocks stay resident; 8 items of a dot keep 256 bytes per thread in flight
+// (bench/bench_latency.cu measured the shapes).
+GQ_ARRAY_ROW(DotLitePolicy, 256, 8, 1)
+GQ_ARRAY_ROW(RmsLitePolicy, 256, 8, 1)
 
 #undef GQ_ARRAY_ROW
 

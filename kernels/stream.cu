@@ -108,7 +108,7 @@ extern "C" int gq_cuda_stream(gq_cuda_state *st, gq_reduce_kind kind, gq_stream_
     flight[b].problem = gq_array_reduce{kind, src->want_float, 0, got, st->d_stage[b][0],
                                         inputs == 2 ? st->d_stage[b][1] : nullptr};
     GQ_CUDA_TRY(cudaEventRecord(st->kernel_start[b], st->stream));
-    status = gq_cuda_array_enqueue(st, &flight[b].problem, st->stream, b, nullptr);
+    status = gq_cuda_array_enqueue(st, &flight[b].problem, st->stream, b);
     if (status != GQ_SUCCESS)
       break;
     GQ_CUDA_TRY(cudaEventRecord(st->kernel_stop[b], st->stream));

@@ -126,6 +126,9 @@ int gq_cpu_array_reduce(const gq_array_reduce *p, gq_reduce_acc *out, double *ms
 int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
 /* Enqueue only; the finished value (a double, or a gq_rms_result) goes to d_finished. */
 int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished);
+/* One-shot sum or dot (out: a double) or rms (out: a gq_rms_result), finished
+ * on the device without classifying: a NaN or Inf propagates into out. */
+int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, void *out);
 /* Both passes (fast, then classify if needed) on either backend. */
 int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
 /* Merge a chunk's result into acc (stats indices rebased past acc's). */

@@ -73,6 +73,15 @@ int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src 
 int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished)
 {
   (void)st; (void)p; (void)d_finished;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, void *out)
+{
+  (void)st; (void)p; (void)out;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
 /* gpuquad mc */
 int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info)
 {

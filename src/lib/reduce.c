@@ -163,10 +163,8 @@ int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r)
   r->n = acc->n;
   r->nan_count = acc->nan_count;
   r->inf_count = acc->inf_count;
-  r->rms = acc->n > 0 ? sqrt(ss / (double)acc->n) : NAN;
+  gq_rms_values(ss, acc->sq_ref + acc->sq_ref_err, acc->n, &r->rms, &r->relative);
   r->max_abs = acc->max_abs;
-  const double ref = acc->sq_ref + acc->sq_ref_err;
-  r->relative = ref > 0.0 ? sqrt(ss / ref) : NAN;
   if (policy != GQ_NAN_OMIT && acc->nan_count + acc->inf_count > 0) {
     const double v = acc->nan_count > 0 ? NAN : INFINITY;
     r->rms = r->max_abs = v;
@@ -231,15 +229,46 @@ int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result
 }
 
 /* ---- one-shot forms ------------------------------------------------------ */
+/* On a CUDA context the one-shot sum, dot and rms are finished on the device
+ * (a lite accumulator, no classifying: the least latency).  1 when out holds
+ * the result (or *status an error), 0 when the full path must run: an
+ * argument it checks, or a NaN or Inf (or an overflow) that only the
+ * classifying pass can sort out. */
+static int finished_on_device(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
+                              const void *y, void *out, int *status)
+{
+  if (!ctx || ctx->backend != GQ_BACKEND_CUDA || n == 0 || !x || (kind != GQ_REDUCE_SUM && !y))
+    return 0;
+  gq_array_reduce p = {kind, is_float, 0, n, x, y};
+  *status = gq_cuda_array_finish(ctx->cuda, &p, out);
+  if (*status != GQ_SUCCESS)
+    return 1;
+  if (kind == GQ_REDUCE_RMS) {
+    const gq_rms_result *r = out;
+    if (!isfinite(r->rms) || !isfinite(r->max_abs))
+      return 0;
+  } else if (!isfinite(*(const double *)out)) {
+    return 0;
+  }
+  gq_clear_error();
+  return 1;
+}
+
 static int one_sum(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
                    const void *y, double *result)
 {
   if (!result)
     return gq_fail(GQ_EINVAL, "data reduction: NULL result");
+  int status;
+  if (finished_on_device(ctx, kind, is_float, n, x, y, result, &status)) {
+    if (status != GQ_SUCCESS)
+      *result = NAN;
+    return status;
+  }
   *result = NAN;
   gq_reduce_acc acc;
   gq_sum_acc_zero(&acc.sum);
-  const int status = accumulate(ctx, kind, is_float, n, x, y, &acc);
+  status = accumulate(ctx, kind, is_float, n, x, y, &acc);
   return status != GQ_SUCCESS ? status : gq_sum_finish(&acc.sum, GQ_NAN_PROPAGATE, result);
 }
 
@@ -266,8 +295,14 @@ static int one_rms(gq_context *ctx, int is_float, size_t n, const void *x, const
     return gq_fail(GQ_EINVAL, "gq_rms_diff: NULL result");
   gq_reduce_acc acc;
   gq_rms_acc_zero(&acc.rms);
+  int status;
+  if (finished_on_device(ctx, GQ_REDUCE_RMS, is_float, n, x, y, r, &status)) {
+    if (status != GQ_SUCCESS)
+      gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r);
+    return status;
+  }
   gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r); /* defined values on failure */
-  const int status = accumulate(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &acc);
+  status = accumulate(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &acc);
   return status != GQ_SUCCESS ? status : gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r);
 }
 int gq_rms_diff(gq_context *ctx, size_t n, const double *x, const double *y, gq_rms_result *r)

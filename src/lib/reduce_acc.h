@@ -82,6 +82,15 @@ GQ_HD void gq_rms_acc_combine(gq_rms_acc *a, const gq_rms_acc *b)
   a->inf_count += b->inf_count;
 }
 
+/* rms = sqrt(ss / n) and the relative change sqrt(ss / ref) from the
+ * finished sums of squares: gq_rms_finish on the host and the kernels that
+ * finish on the device use this one formula, so both give the same bits. */
+GQ_HD void gq_rms_values(double ss, double ref, uint64_t n, double *rms, double *relative)
+{
+  *rms = n > 0 ? sqrt(ss / (double)n) : NAN;
+  *relative = ref > 0.0 ? sqrt(ss / ref) : NAN;
+}
+
 /* ---- statistics ------------------------------------------------------- */
 GQ_HD void gq_stats_acc_zero(gq_stats_acc *a)
 {
