@@ -27,7 +27,7 @@ static const gqb_method methods[GQB_NMETHODS] = {
   {16, "butterfly", "method 9 with the __shfl_xor_sync butterfly instead of __shfl_down_sync"},
   {17, "cub", "cub::DeviceReduce::Sum / Min / Max / ArgMax (CUDA toolkit)"},
   {18, "cublas", "cublasSasum / cublasDasum of the (positive) data, result in device memory"},
-  {19, "production", "gq_sum() from libgpuquad (double sum; timed by the host clock, result on the host)"},
+  {19, "production", "libgpuquad's double sum as a solver calls it: gq_sum_async on the bench's stream (CUDA events)"},
 };
 
 const gqb_method *gqb_method_at(int id)
