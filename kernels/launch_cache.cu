@@ -56,8 +56,12 @@ cudaGraphExec_t instantiate(const gq_launch_key &key, void **args)
 
 int gq_launch(gq_cuda_state *st, const gq_launch_key &key, void **args, cudaStream_t stream)
 {
+  // Only a caller's stream can be under capture: the context's own stream is
+  // never handed out (and is non-blocking, so no capture joins it), which
+  // spares the common call the query.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+  if (stream != st->own_stream &&
+      (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone)) {
     cudaGetLastError();
     return plain(key, args, stream);
   }
