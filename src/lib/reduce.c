@@ -230,10 +230,10 @@ int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result
 
 /* ---- one-shot forms ------------------------------------------------------ */
 /* On a CUDA context the one-shot sum, dot and rms are finished on the device
- * (a lite accumulator, no classifying: the least latency).  1 when out holds
- * the result (or *status an error), 0 when the full path must run: an
- * argument it checks, or a NaN or Inf (or an overflow) that only the
- * classifying pass can sort out. */
+ * (a lite accumulator, no classifying: the least latency).  1 when *status
+ * is final (out holds the result if it is GQ_SUCCESS), 0 when the full path
+ * must run: an argument it checks, or a NaN or Inf (or an overflow) that
+ * only the classifying pass can sort out. */
 static int finished_on_device(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
                               const void *y, void *out, int *status)
 {
@@ -259,13 +259,14 @@ static int one_sum(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n,
 {
   if (!result)
     return gq_fail(GQ_EINVAL, "data reduction: NULL result");
+  *result = NAN;
+  double v;
   int status;
-  if (finished_on_device(ctx, kind, is_float, n, x, y, result, &status)) {
-    if (status != GQ_SUCCESS)
-      *result = NAN;
+  if (finished_on_device(ctx, kind, is_float, n, x, y, &v, &status)) {
+    if (status == GQ_SUCCESS)
+      *result = v;
     return status;
   }
-  *result = NAN;
   gq_reduce_acc acc;
   gq_sum_acc_zero(&acc.sum);
   status = accumulate(ctx, kind, is_float, n, x, y, &acc);
@@ -295,13 +296,14 @@ static int one_rms(gq_context *ctx, int is_float, size_t n, const void *x, const
     return gq_fail(GQ_EINVAL, "gq_rms_diff: NULL result");
   gq_reduce_acc acc;
   gq_rms_acc_zero(&acc.rms);
+  gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r); /* defined values on failure */
+  gq_rms_result finished;
   int status;
-  if (finished_on_device(ctx, GQ_REDUCE_RMS, is_float, n, x, y, r, &status)) {
-    if (status != GQ_SUCCESS)
-      gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r);
+  if (finished_on_device(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &finished, &status)) {
+    if (status == GQ_SUCCESS)
+      *r = finished;
     return status;
   }
-  gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r); /* defined values on failure */
   status = accumulate(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &acc);
   return status != GQ_SUCCESS ? status : gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r);
 }
