@@ -24,15 +24,7 @@
 #include "../src/gpuquad.h"
 #include "../kernels/array_reduce_kernel.cuh"
 #include "../kernels/launch.cuh"
-
-#define CHECK(call)                                                                                     \
-  do {                                                                                                  \
-    cudaError_t e_ = (call);                                                                            \
-    if (e_ != cudaSuccess) {                                                                            \
-      fprintf(stderr, "bench_latency: %s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
-      exit(1);                                                                                          \
-    }                                                                                                   \
-  } while (0)
+#include "timing.cuh"
 
 typedef unsigned long long ull;
 
@@ -42,42 +34,7 @@ static int sms;
 static ull *h_flag, *d_flag, *d_seq, ticket; // ticket: the host's copy of *d_seq
 static unsigned *d_counter;
 
-static double now_us()
-{
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
-struct Stat {
-  double median, p10, p90;
-};
-
-static Stat stat_of(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return Stat{n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[n / 10], v[(9 * n) / 10]};
-}
-
-template <class F> static Stat host_time(F call)
-{
-  std::vector<double> t;
-  for (int r = -20; r < reps; r++) {
-    const double t0 = now_us();
-    call();
-    const double t1 = now_us();
-    if (r >= 0)
-      t.push_back(t1 - t0);
-  }
-  return stat_of(t);
-}
-
-static void row(const char *what, Stat s, const char *note = "")
-{
-  printf("  %-58s %8.2f us  (p10 %6.2f, p90 %6.2f) %s\n", what, s.median, s.p10, s.p90, note);
-  fflush(stdout);
-}
+template <class F> static Stat host_time(F call) { return host_time(reps, call); }
 
 static void spin(ull want)
 {

@@ -20,7 +20,7 @@ say "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 if has build; then
   if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
   t0=$(date +%s)
-  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j16 && make -j16 bench/bench_latency bench/bench_reduce \
+  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j16 && make -j16 bench/bench_latency bench/bench_reduce bench/bench_merge \
       tests/t_launch_gpu tests/t_reduce_gpu examples/jacobi; } >"$OUT/build.log" 2>&1
   say "build: exit $? in $(( $(date +%s) - t0 )) s"
 fi
@@ -44,6 +44,8 @@ if has sanitize; then
 fi
 
 if has bench; then
+  bench/bench_merge 400 >"$OUT/bench-merge.txt" 2>&1
+  say "bench_merge: exit $?"
   bench/bench_latency 400 >"$OUT/bench-latency.txt" 2>&1
   say "bench_latency: exit $?"
   bench/bench_reduce 200 >"$OUT/bench-reduce.txt" 2>&1
@@ -53,6 +55,9 @@ if has bench; then
       >"$OUT/bench-prod-$run.txt" 2>&1
     say "gpuquad bench run $run: exit $?"
   done
+  say "---- bench_merge (2^20)"
+  sed -n '/^n = 2^20/,/^n = 2^22/p' "$OUT/bench-merge.txt" | grep -v '^n = 2^22' >>"$S"
+  grep -A8 '^device time' "$OUT/bench-merge.txt" >>"$S"
   say "---- bench_latency"
   grep -vE '^ +(lite|full|rms) .*grid' "$OUT/bench-latency.txt" >>"$S"
   say "---- bench_reduce (host-clock medians, result on the host)"

@@ -219,8 +219,8 @@ struct SumLiteThread {
   __device__ gq_csum result() const { return s; }
 };
 struct SumLiteCombine : CsumMerge {
-  __device__ static gq_csum identity() { return gq_csum{0.0, 0.0}; }
-  __device__ static void finish(const gq_csum &a, void *out, uint64_t) { *static_cast<double *>(out) = a.s + a.c; }
+  __host__ __device__ static gq_csum identity() { return gq_csum{0.0, 0.0}; }
+  __host__ __device__ static void finish(const gq_csum &a, void *out, uint64_t) { *static_cast<double *>(out) = a.s + a.c; }
 };
 
 // The lite rms sums squares, which are never negative, so it need not pay
@@ -271,14 +271,14 @@ struct RmsLiteThread {
   }
 };
 struct RmsLiteCombine {
-  __device__ __forceinline__ gq_rms_lite operator()(gq_rms_lite a, const gq_rms_lite &b) const
+  __host__ __device__ __forceinline__ gq_rms_lite operator()(gq_rms_lite a, const gq_rms_lite &b) const
   {
     gq_csum_merge(&a.sq, b.sq);
     gq_csum_merge(&a.ref, b.ref);
     a.max_abs = b.max_abs > a.max_abs || b.max_abs != b.max_abs ? b.max_abs : a.max_abs; // NaN wins
     return a;
   }
-  __device__ static gq_rms_lite identity() { return gq_rms_lite{{0.0, 0.0}, {0.0, 0.0}, 0.0}; }
+  __host__ __device__ static gq_rms_lite identity() { return gq_rms_lite{{0.0, 0.0}, {0.0, 0.0}, 0.0}; }
   // Nothing was classified: n is every pair (count), as RmsThread counts it.
   __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t count)
   {
@@ -299,7 +299,7 @@ struct RmsLiteCombine {
 // asynchronous form's bits, a few hundred cycles sooner.
 struct RmsTotalsThread : RmsLiteThread {};
 struct RmsTotalsCombine : RmsLiteCombine {
-  __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t)
+  __host__ __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t)
   {
     double *t = static_cast<double *>(out);
     t[0] = a.sq.s + a.sq.c;

@@ -3,11 +3,13 @@
 // array_reduce_kernel): one launch per call (through launch_cache.cu, so a
 // repeated call replays a graph), the result where the caller needs it:
 //
-//   one-shot sum, dot, rms (gq_cuda_array_finish): the lite accumulator,
-//     finished by the last block straight into mapped host memory; the host
-//     spins on the finished values themselves;
-//   asynchronous forms (gq_cuda_array_async): the lite accumulator, finished
-//     into the caller's device memory, nothing waited for;
+//   one-shot sum, dot, rms (gq_cuda_array_finish): the lite accumulator;
+//     every block writes its partial into mapped host memory and the host
+//     merges them in the last block's order as it waits (no ticket, no
+//     last block: 1.8 us less device time at 2^20, BENCHMARKS.md);
+//   asynchronous forms (gq_cuda_array_async): the lite accumulator, merged
+//     by the last block and finished into the caller's device memory,
+//     nothing waited for — the same grid and merge order, so the same bits;
 //   the full accumulator (gq_cuda_array_reduce: accumulate calls, stats, the
 //     classifying rerun after a NaN or Inf): into mapped host memory, then a
 //     ticket the host spins on — or, timed, into a device slot and copied;
@@ -30,21 +32,28 @@ namespace {
 
 // Where a launch leaves its result.
 struct Target {
-  void *result;               // the accumulator: device slot or mapped host memory
+  void *result;               // the accumulator (device slot or mapped host memory), or
+                              // with block partials, one per block
   void *finished;             // the finished value (lite accumulators), or nullptr
   gq::Completion completion;  // the ticket raised after the result, or {nullptr, nullptr}
+  int *grid;                  // where to report the grid (block partials), or nullptr
 };
 
-template <class Policy, bool CLASSIFY, class Source, class Map, class Thread>
+template <class Policy, bool CLASSIFY, bool PARTIALS, class Source, class Map, class Thread>
 int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &target)
 {
   using Acc = typename gq::CombineOf<Thread>::acc;
-  auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
+  auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread,
+                                        PARTIALS>;
+  // The grid is sized from the last-block form even for block partials, so
+  // that the one-shot and asynchronous forms of a reduction have the same
+  // grid, and so the same bits.
+  auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
   const long long tile = (long long)Policy::BLOCK * Policy::ITEMS;
   const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
   // Blocks per multiprocessor, asked once per kernel: the query is a host
   // call that would otherwise delay every small reduction's launch.
-  static int per_sm = gq::resident_per_sm((const void *)kernel, Policy::BLOCK);
+  static int per_sm = gq::resident_per_sm((const void *)sizing, Policy::BLOCK);
   long long grid = (long long)per_sm * st->sms;
   if (grid > tiles)
     grid = tiles;
@@ -70,10 +79,12 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &ta
   key.ptr[5] = completion.seq;
   key.word[0] = src.n;
   key.word[1] = (uint64_t)src.head;
+  if (target.grid)
+    *target.grid = (int)grid;
   return gq_launch(st, key, args, stream);
 }
 
-template <class Policy, class Map, class Thread, class T, int ARRAYS>
+template <class Policy, class Map, class Thread, class T, int ARRAYS, bool PARTIALS = false>
 int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target)
 {
   const T *a = static_cast<const T *>(p->x), *b = static_cast<const T *>(p->y);
@@ -82,30 +93,38 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, c
   const int head = gq::misaligned_head(a, p->n);
   if (ARRAYS == 2 && gq::misaligned_head(b, p->n) != head) { // no common vector alignment
     gq::ArraySource<T, ARRAYS, false> src{a, ARRAYS == 2 ? b : nullptr, p->n, 0};
-    return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, target)
-                       : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, target);
+    return p->classify ? enqueue<Policy, true, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target)
+                       : enqueue<Policy, false, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target);
   }
   gq::ArraySource<T, ARRAYS, true> src{a, ARRAYS == 2 ? b : nullptr, p->n, head};
-  return p->classify ? enqueue<Policy, true, decltype(src), Map, Thread>(st, src, stream, target)
-                     : enqueue<Policy, false, decltype(src), Map, Thread>(st, src, stream, target);
+  return p->classify ? enqueue<Policy, true, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target)
+                     : enqueue<Policy, false, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target);
 }
 
 // The accumulator: FULL (every count, classifying when asked), LITE
-// (finished on the device: sum, dot, rms) or TOTALS (rms totals that the host
-// finishes).
-enum Form { FULL, LITE, TOTALS };
+// (finished on the device: sum, dot, rms) or PARTIALS (the lite accumulator's
+// block partials, which the host merges; the rms's finished to totals).
+enum Form { FULL, LITE, PARTIALS };
 
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target, Form form)
 {
-  const bool lite = form != FULL;
-  if (lite && (p->classify || p->kind == GQ_REDUCE_STATS))
+  if (form != FULL && (p->classify || p->kind == GQ_REDUCE_STATS))
     return gq_fail(GQ_EINVAL, "data reduction: no finished form of this reduction");
-  if (form == TOTALS && p->kind == GQ_REDUCE_RMS)
-    return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2>(st, p, stream, target);
+  if (form == PARTIALS) {
+    switch (p->kind) {
+    case GQ_REDUCE_SUM:
+      return dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1, true>(st, p, stream, target);
+    case GQ_REDUCE_DOT:
+      return dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, true>(st, p, stream, target);
+    default:
+      return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2, true>(st, p, stream, target);
+    }
+  }
+  const bool lite = form == LITE;
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return lite ? dispatch<gq::SumPolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, target)
+    return lite ? dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, target)
                 : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, target);
   case GQ_REDUCE_DOT:
     return lite ? dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2>(st, p, stream, target)
@@ -133,7 +152,7 @@ void *slot(gq_cuda_state *st, int k) { return static_cast<gq_reduce_acc *>(st->d
 template <class Done> int spin(gq_cuda_state *st, Done done)
 {
   for (unsigned k = 1; !done(); k++) {
-    if (k % 4096 == 0) {
+    if (k % 65536 == 0) {
       const cudaError_t e = cudaStreamQuery(st->stream);
       if (e == cudaSuccess) {
         if (!done())
@@ -148,10 +167,29 @@ template <class Done> int spin(gq_cuda_state *st, Done done)
   return GQ_SUCCESS;
 }
 
-// A signalling NaN: arithmetic never produces one (a NaN it makes is quiet),
-// and every finished value is made by arithmetic, so while a watched word
-// holds this the kernel has not written it.
-constexpr uint64_t POISON = 0x7ff4dead5eed0001ULL;
+// The host's share of a one-shot reduction: merge the block partials in
+// buffer k as the last block would (last_block.cuh), waiting for each as it
+// is needed, word by word (each word is written once, over the poison).
+template <class Policy, class Combine, class Acc>
+int merge_block_parts(gq_cuda_state *st, int k, int grid, Acc *total)
+{
+  constexpr int WORDS = sizeof(Acc) / 8;
+  const volatile uint64_t *w = static_cast<const volatile uint64_t *>(st->h_block_parts[k]);
+  int status = GQ_SUCCESS;
+  auto ready = [&](unsigned i) {
+    const volatile uint64_t *p = w + (size_t)i * WORDS;
+    status = spin(st, [p] {
+      for (size_t j = 0; j < sizeof(Acc) / 8; j++)
+        if (p[j] == GQ_POISON)
+          return false;
+      return true;
+    });
+    return status == GQ_SUCCESS;
+  };
+  gq::host_last_block_merge<Policy::BLOCK>(static_cast<const Acc *>(st->h_block_parts[k]), (unsigned)grid, Combine(),
+                                           Combine::identity(), ready, total);
+  return status;
+}
 
 } // namespace
 
@@ -173,40 +211,50 @@ extern "C" int gq_cuda_array_async(gq_cuda_state *st, const gq_array_reduce *p, 
   return run(st, p, st->stream, Target{slot(st, 2), d_finished, gq::Completion{nullptr, nullptr}}, LITE);
 }
 
-// One-shot sum or dot (out: a double) and rms (out: a gq_rms_result): the
-// last block writes the finished value (sum, dot) or the totals (rms: sums of
-// squares and the max, finished here) into mapped host memory, poisoned
-// beforehand; each is one 8-byte store, so the host has a value once its
-// poison is gone — no flag to raise, no system-wide fence, no copy.  The
-// counts of an rms result are the host's: n pairs, none of them classified.
+// One-shot sum or dot (out: a double) and rms (out: a gq_rms_result): every
+// block writes its partial into one of the two mapped buffers, poisoned
+// beforehand (GQ_POISON: every word is arithmetic's, so a word that no longer
+// holds it has been written); the host merges them in the last block's
+// order and finishes the value as the device would (the rms's division and
+// square roots through the same gq_rms_values).  While the kernel runs, the
+// host poisons what the previous call read of the other buffer.  The counts
+// of an rms result are the host's: n pairs, none of them classified.
 extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p, void *out)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
-  volatile uint64_t *w = static_cast<volatile uint64_t *>(st->h_mapped);
-  const int words = p->kind == GQ_REDUCE_RMS ? 3 : 1;
-  for (int k = 0; k < words; k++)
-    w[k] = POISON;
-  int status = run(st, p, st->stream, Target{slot(st, 2), st->d_mapped, gq::Completion{nullptr, nullptr}}, TOTALS);
-  if (status == GQ_SUCCESS)
-    status = spin(st, [&] {
-      for (int k = 0; k < words; k++)
-        if (w[k] == POISON)
-          return false;
-      return true;
-    });
+  const int k = st->block_parts_turn;
+  int grid = 0;
+  int status = run(st, p, st->stream, Target{st->d_block_parts[k], nullptr, gq::Completion{nullptr, nullptr}, &grid},
+                   PARTIALS);
   if (status != GQ_SUCCESS)
     return status;
-  if (p->kind == GQ_REDUCE_RMS) {
-    const double *t = static_cast<const double *>(st->h_mapped); // sum (a-b)^2, sum a^2, max |a-b|
+  const bool rms = p->kind == GQ_REDUCE_RMS;
+  st->block_parts_dirty[k] = (size_t)grid * (rms ? sizeof(gq::gq_rms_lite) : sizeof(gq_csum)) / 8;
+  st->block_parts_turn = k ^ 1;
+  uint64_t *other = static_cast<uint64_t *>(st->h_block_parts[k ^ 1]);
+  for (size_t i = 0; i < st->block_parts_dirty[k ^ 1]; i++)
+    other[i] = GQ_POISON;
+  st->block_parts_dirty[k ^ 1] = 0;
+  if (rms) {
+    gq::gq_rms_lite total;
+    status = merge_block_parts<gq::RmsLitePolicy, gq::RmsTotalsCombine>(st, k, grid, &total);
+    if (status != GQ_SUCCESS)
+      return status;
+    double t[3]; // sum (a-b)^2, sum a^2, max |a-b|
+    gq::RmsTotalsCombine::finish(total, t, p->n);
     gq_rms_result *o = static_cast<gq_rms_result *>(out);
     o->n = p->n;
     o->nan_count = o->inf_count = 0;
     gq_rms_values(t[0], t[1], p->n, &o->rms, &o->relative);
     o->max_abs = t[2];
-  } else {
-    memcpy(out, st->h_mapped, sizeof(double));
+    return GQ_SUCCESS;
   }
-  return GQ_SUCCESS;
+  gq_csum total;
+  status = p->kind == GQ_REDUCE_SUM ? merge_block_parts<gq::SumLitePolicy, gq::SumLiteCombine>(st, k, grid, &total)
+                                    : merge_block_parts<gq::DotLitePolicy, gq::SumLiteCombine>(st, k, grid, &total);
+  if (status == GQ_SUCCESS)
+    gq::SumLiteCombine::finish(total, out, p->n);
+  return status;
 }
 
 extern "C" int gq_cuda_array_reduce(gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)

@@ -20,7 +20,14 @@ namespace gq {
 // per array are in flight per thread.  The misaligned head goes to block 0,
 // the scalar tail to the last block.  Element indices (for min/max and the
 // first NaN) are 64-bit and absolute within the arrays.
-template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread>
+//
+// The grid level: the last-block merge into *result (and `finished`), or,
+// with BLOCK_PARTIALS, none on the device: block b writes its total to
+// result[b] (mapped host memory for a one-shot call) and the host merges
+// them with host_last_block_merge (last_block.cuh), in the last block's
+// order, so the bits are the same.
+template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread,
+          bool BLOCK_PARTIALS = false>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratch, unsigned *counter,
                     typename CombineOf<Thread>::acc *result, void *finished, Completion completion)
@@ -84,6 +91,11 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   }
 
   auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
+  if (BLOCK_PARTIALS) {
+    if (threadIdx.x == 0)
+      result[blockIdx.x] = acc;
+    return;
+  }
   last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished, completion, src.n);
 }
 

@@ -8,6 +8,12 @@
 #include "../src/lib/compensated.h"
 
 enum { GQ_CUDA_ACC_SLOTS = 8 };
+// The largest block partial of a one-shot reduction (the rms's: two
+// compensated sums and a maximum), in 8-byte words.
+enum { GQ_BLOCK_PART_WORDS = 5 };
+// What an unwritten word of mapped memory holds: a signalling NaN, which no
+// arithmetic produces (a NaN it makes is quiet) and no count reaches.
+constexpr unsigned long long GQ_POISON = 0x7ff4dead5eed0001ULL;
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
 struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use
@@ -39,6 +45,13 @@ struct gq_cuda_state {
   unsigned long long *d_seq;           //   reduction, counted on the device (d_seq)
   unsigned long long ticket;           //   and on the host (array_reduce.cu)
   gq_launch_cache *launches;           // NULL until the first cached launch
+
+  // One-shot sum, dot and rms (array_reduce.cu): every block writes its
+  // partial into mapped host memory and the host merges them.  Two buffers
+  // alternate, so the host can poison one while a kernel writes the other.
+  void *h_block_parts[2], *d_block_parts[2]; // gq::ARRAY_MAX_BLOCKS x GQ_BLOCK_PART_WORDS words each
+  size_t block_parts_dirty[2];               // words of each written since it was last poisoned
+  int block_parts_turn;                      // the buffer the next call writes
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

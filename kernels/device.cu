@@ -49,6 +49,14 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_done, sizeof *st->h_done, cudaHostAllocMapped));
   GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_done, st->h_done, 0));
   *st->h_done = 0;
+  const size_t part_words = (size_t)gq::ARRAY_MAX_BLOCKS * GQ_BLOCK_PART_WORDS;
+  for (int k = 0; k < 2; k++) {
+    GQ_CUDA_TRY(cudaHostAlloc(&st->h_block_parts[k], part_words * 8, cudaHostAllocMapped));
+    GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_block_parts[k], st->h_block_parts[k], 0));
+    unsigned long long *w = static_cast<unsigned long long *>(st->h_block_parts[k]);
+    for (size_t i = 0; i < part_words; i++)
+      w[i] = GQ_POISON;
+  }
   GQ_CUDA_TRY(cudaMalloc(&st->d_seq, sizeof *st->d_seq));
   GQ_CUDA_TRY(cudaMemset(st->d_seq, 0, sizeof *st->d_seq));
   st->ticket = 0;
@@ -73,6 +81,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->h_done) cudaFreeHost(st->h_done);
   if (st->d_seq) cudaFree(st->d_seq);
   for (int k = 0; k < 2; k++) {
+    if (st->h_block_parts[k]) cudaFreeHost(st->h_block_parts[k]);
     for (int i = 0; i < 2; i++) {
       if (st->h_stage[k][i]) cudaFreeHost(st->h_stage[k][i]);
       if (st->d_stage[k][i]) cudaFree(st->d_stage[k][i]);

@@ -95,8 +95,10 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
   __syncthreads();
   if (!am_last)
     return;
-  Acc v = identity;
-  for (unsigned i = threadIdx.x; i < gridDim.x; i += BLOCK)
+  // Thread t folds partials t, t + BLOCK, ... (the first taken as it is);
+  // then the block tree.  host_last_block_merge replays this order.
+  Acc v = threadIdx.x < gridDim.x ? load_cg(scratch + threadIdx.x) : identity;
+  for (unsigned i = threadIdx.x + BLOCK; i < gridDim.x; i += BLOCK)
     v = op(v, load_cg(scratch + i));
   v = block_reduce<BLOCK>(v, op, identity);
   if (threadIdx.x == 0) {
@@ -106,6 +108,64 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
       *result = v;
     completion.signal();
   }
+}
+
+// The same merge on the host, for grids whose blocks left their partials in
+// mapped host memory (array_reduce_kernel's BLOCK_PARTIALS): the last
+// block's order replayed operation for operation — thread t folds partials
+// t, t + BLOCK, ..., each warp folds lane l + d into lane l for d = 16, 8,
+// ..., 1, then warp 0 does the same over the warp totals from d = WARPS / 2
+// (block_reduce) — so the result has the device merge's bits (the host's
+// IEEE additions are the device's; the merges have no products to contract).
+// A one-block grid's total is the result as it stands, as on the device.
+// Warps whose lanes all hold the identity fold to the identity exactly, so
+// they are skipped: P partials cost P - 1 merges plus the identities that
+// fill the last warp.
+//
+// ready(i) is called before partial i is read, and returns false to give up
+// (the caller's status says why).  Warps are replayed in order as their
+// partials come in, so the host merges while later blocks are still
+// running, and what is left after the last partial lands is one warp's tree
+// and the second level.
+template <int BLOCK, class Acc, class Op, class Ready>
+bool host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identity, Ready ready, Acc *total)
+{
+  constexpr int WARPS = BLOCK / 32;
+  static_assert(BLOCK % 32 == 0 && (WARPS & (WARPS - 1)) == 0, "block_reduce's shapes");
+  if (grid == 1) {
+    if (!ready(0u))
+      return false;
+    *total = partials[0];
+    return true;
+  }
+  Acc warp_total[WARPS];
+  for (int w = 0; w < WARPS; w++) {
+    warp_total[w] = identity;
+    if ((unsigned)w * 32 >= grid)
+      continue;
+    Acc lane[32];
+    for (int l = 0; l < 32; l++) {
+      const unsigned t = (unsigned)(w * 32 + l);
+      if (t < grid && !ready(t))
+        return false;
+      Acc v = t < grid ? partials[t] : identity;
+      for (unsigned i = t + BLOCK; i < grid; i += BLOCK) {
+        if (!ready(i))
+          return false;
+        v = op(v, partials[i]);
+      }
+      lane[l] = v;
+    }
+    for (int d = 16; d >= 1; d >>= 1)
+      for (int l = 0; l < d; l++)
+        lane[l] = op(lane[l], lane[l + d]);
+    warp_total[w] = lane[0];
+  }
+  for (int d = WARPS / 2; d >= 1; d >>= 1)
+    for (int l = 0; l < d; l++)
+      warp_total[l] = op(warp_total[l], warp_total[l + d]);
+  *total = warp_total[0];
+  return true;
 }
 
 } // namespace gq

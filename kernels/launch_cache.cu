@@ -9,7 +9,7 @@
 #include "launch_cache.cuh"
 
 struct gq_launch_cache {
-  static constexpr int GRAPHS = 8, SEEN = 8;
+  static constexpr int GRAPHS = 16, SEEN = 16;
   struct Entry {
     gq_launch_key key;
     cudaGraphExec_t exec;

@@ -51,11 +51,16 @@ GQ_ARRAY_ROW(SumPolicy, 256, 8, 1)   // one array: 128 bytes in flight per threa
 GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
 GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
 GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
-// The lite accumulators (finished on the device): fewer registers, so more
-// blocks stay resident; 8 items of a dot keep 256 bytes per thread in flight
-// (bench/bench_latency.cu measured the shapes).
-GQ_ARRAY_ROW(DotLitePolicy, 256, 8, 1)
-GQ_ARRAY_ROW(RmsLitePolicy, 256, 8, 1)
+// The lite accumulators (one-shot and asynchronous sum, dot, rms): 8 items
+// of a dot keep 256 bytes per thread in flight.  The block size sets the
+// number of partials that the one-shot calls' host merges (one per block):
+// GQ_LITE_BLOCK overrides it for bench/bench_merge.cu's comparison.
+#ifndef GQ_LITE_BLOCK
+#define GQ_LITE_BLOCK 256
+#endif
+GQ_ARRAY_ROW(SumLitePolicy, GQ_LITE_BLOCK, 8, 1)
+GQ_ARRAY_ROW(DotLitePolicy, GQ_LITE_BLOCK, 8, 1)
+GQ_ARRAY_ROW(RmsLitePolicy, GQ_LITE_BLOCK, 8, 1)
 
 #undef GQ_ARRAY_ROW
 

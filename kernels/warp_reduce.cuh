@@ -54,21 +54,24 @@ __device__ __forceinline__ T shfl_xor(T v, int m)
 struct Plus {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
 };
-struct CsumMerge {
-  __device__ __forceinline__ gq_csum operator()(gq_csum a, gq_csum b) const
+struct CsumMerge { // also run on the host (host_last_block_merge)
+  __host__ __device__ __forceinline__ gq_csum operator()(gq_csum a, gq_csum b) const
   {
     gq_csum_merge(&a, b);
     return a;
   }
 };
 
-// Result in lanes 0..KEYS-1.  KEYS is a power of two <= 16; all 32 lanes take part.
-template <int KEYS = 1, class T, class Op>
+// Result in lanes 0..KEYS-1.  KEYS is a power of two <= 16; all 32 lanes take
+// part.  FIRST < 16 folds only lanes 0..2*FIRST-1 (the levels above it would
+// merge lanes that hold nothing).
+template <int KEYS = 1, int FIRST = 16, class T, class Op>
 __device__ __forceinline__ T warp_reduce_down(T v, Op op)
 {
   static_assert(KEYS >= 1 && KEYS <= 16 && (KEYS & (KEYS - 1)) == 0, "KEYS must be a power of two <= 16");
+  static_assert(FIRST <= 16 && (FIRST & (FIRST - 1)) == 0, "FIRST must be a power of two <= 16");
 #pragma unroll
-  for (int d = 16; d >= KEYS; d >>= 1)
+  for (int d = FIRST; d >= KEYS; d >>= 1)
     v = op(v, shfl_down(v, d));
   return v;
 }

@@ -1,0 +1,394 @@
+// bench_merge.cu — where should a one-shot reduction's grid level finish?
+//
+//   last block (the library's design until now): every block writes its
+//     partial to device scratch, fences, takes a ticket; the last block
+//     merges the partials and writes the finished value into mapped host
+//     memory, which the host spins on;
+//   host: every block writes its partial straight into mapped host memory
+//     (array_reduce_kernel's BLOCK_PARTIALS) and the host, spinning on the
+//     partials, merges them in the last block's order
+//     (host_last_block_merge), so the bits are the same.  Two partial
+//     buffers alternate, and the host poisons the next one while it waits.
+//
+// Every row is a one-node graph replayed (as the library launches) with the
+// result read on the host: host clock, median of REPS.  The device rows time
+// 20 replays of one kernel per event pair.  Each host-merge result is
+// compared bit for bit with the last block's before it is timed.
+// Usage: bench_merge [REPS]   (default 400)
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <atomic>
+
+#include <cuda.h> // types only: cuGraphLaunch is reached through the runtime
+
+#include "../kernels/array_reduce_kernel.cuh"
+#include "../kernels/launch.cuh"
+#include "../src/gpuquad.h"
+#include "timing.cuh"
+
+typedef unsigned long long ull;
+static const ull POISON = 0x7ff4dead5eed0001ULL; // a signalling NaN: no arithmetic makes one
+
+static int reps = 400;
+static cudaStream_t stream;
+static int sms;
+
+// ---- one-node graphs -----------------------------------------------------------
+struct Graph {
+  cudaGraphExec_t exec = nullptr;
+  template <class F> explicit Graph(F enqueue)
+  {
+    cudaGraph_t g;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    enqueue();
+    CHECK(cudaStreamEndCapture(stream, &g));
+    CHECK(cudaGraphInstantiate(&exec, g, 0));
+    CHECK(cudaGraphDestroy(g));
+    CHECK(cudaGraphUpload(exec, stream));
+  }
+  void launch() const { CHECK(cudaGraphLaunch(exec, stream)); }
+};
+
+// Wait until none of words [0, n) holds the poison; a kernel that failed must
+// not hang the host.
+static void spin_words(const volatile ull *w, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    for (unsigned k = 1; w[i] == POISON; k++)
+      if (k % (1u << 24) == 0 && cudaStreamQuery(stream) != cudaErrorNotReady && w[i] == POISON) {
+        fprintf(stderr, "bench_merge: a kernel finished without writing word %zu\n", i);
+        exit(1);
+      }
+  std::atomic_thread_fence(std::memory_order_acquire);
+}
+
+static void poison(ull *w, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    w[i] = POISON;
+}
+
+// ---- the floor: no data ---------------------------------------------------------
+__global__ void one_value(double *out)
+{
+  if (threadIdx.x == 0)
+    *out = 1.0;
+}
+__global__ void block_values(double *out)
+{
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = 1.0 + blockIdx.x;
+}
+__global__ void ticket_value(unsigned *counter, double *out)
+{
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0)
+    *out = 2.0;
+}
+
+// ---- inputs: uniform in [-1, 1) from a hash of the index (never zeros) ----------------
+__global__ void fill(double *x, size_t n, unsigned seed)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    ull h = (i + 1) * 0x9e3779b97f4a7c15ULL ^ ((ull)seed << 32);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    x[i] = (double)(h >> 11) * 0x1p-52 - 1.0;
+  }
+}
+
+// ---- the engine, last block against host merge ------------------------------------
+template <int BLOCK, int ITEMS, class Thread, class Map>
+struct Reduction {
+  using Combine = typename gq::CombineOf<Thread>::type;
+  using Acc = typename gq::CombineOf<Thread>::acc;
+  using Src = gq::ArraySource<double, 2, true>;
+  static constexpr int WORDS = sizeof(Acc) / 8;
+  static constexpr auto last_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, false>;
+  static constexpr auto per_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, true>;
+  Src src;
+  int grid;
+  // Two mapped partial buffers (host merge) and the finished value (last block).
+  Acc *h_parts[2], *d_parts[2];
+  Graph *g_last = nullptr, *g_parts[2] = {nullptr, nullptr};
+  int turn = 0;
+
+  Reduction(const double *a, const double *b, size_t n, void *scratch, unsigned *counter, double *d_finished)
+  {
+    src = Src{a, b, n, 0};
+    const long long tile = (long long)BLOCK * ITEMS;
+    const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
+    const long long g = (long long)gq::resident_per_sm((const void *)last_block, BLOCK) * sms;
+    grid = (int)std::max(1LL, std::min(g, tiles));
+    Acc *s = static_cast<Acc *>(scratch), *unused = s;
+    gq::Completion none{nullptr, nullptr};
+    g_last = new Graph([&] {
+      last_block<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, unused, d_finished, none);
+    });
+    for (int k = 0; k < 2; k++) {
+      CHECK(cudaHostAlloc((void **)&h_parts[k], (size_t)grid * sizeof(Acc), cudaHostAllocMapped));
+      CHECK(cudaHostGetDevicePointer((void **)&d_parts[k], h_parts[k], 0));
+      poison(reinterpret_cast<ull *>(h_parts[k]), (size_t)grid * WORDS);
+      Acc *out = d_parts[k];
+      g_parts[k] = new Graph([&] {
+        per_block<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, out, nullptr, none);
+      });
+    }
+  }
+  // The partials of one host-merge call, poisoned again for the call after next.
+  const Acc *host_partials()
+  {
+    const int k = turn;
+    turn ^= 1;
+    g_parts[k]->launch();
+    poison(reinterpret_cast<ull *>(h_parts[turn]), (size_t)grid * WORDS); // while the kernel runs
+    spin_words(reinterpret_cast<const volatile ull *>(h_parts[k]), (size_t)grid * WORDS);
+    return h_parts[k];
+  }
+  // The library's one-shot path: merge as the partials come in.
+  Acc host_merge()
+  {
+    const int k = turn;
+    turn ^= 1;
+    g_parts[k]->launch();
+    poison(reinterpret_cast<ull *>(h_parts[turn]), (size_t)grid * WORDS); // while the kernel runs
+    const volatile ull *w = reinterpret_cast<const volatile ull *>(h_parts[k]);
+    Acc total;
+    gq::host_last_block_merge<BLOCK>(h_parts[k], (unsigned)grid, Combine(), Combine::identity(), [&](unsigned i) {
+      spin_words(w + (size_t)i * WORDS, WORDS);
+      return true;
+    }, &total);
+    return total;
+  }
+};
+
+static ull bits(double v)
+{
+  ull u;
+  memcpy(&u, &v, 8);
+  return u;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 1)
+    reps = atoi(argv[1]);
+  if (reps < 10 || reps > 100000)
+    return fprintf(stderr, "usage: bench_merge [REPS]\n"), 2;
+  cudaDeviceProp prop;
+  CHECK(cudaSetDevice(0));
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  sms = prop.multiProcessorCount;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaEvent_t ev0, ev1;
+  CHECK(cudaEventCreate(&ev0));
+  CHECK(cudaEventCreate(&ev1));
+  printf("device: %s, %d SMs, L2 %d MB; host clock, medians of %d after warm-up\n", prop.name, sms,
+         prop.l2CacheSize >> 20, reps);
+
+  const size_t NMAX = (size_t)1 << 22;
+  double *a, *b, *d_fin, *h_value, *d_value;
+  void *scratch;
+  unsigned *counter;
+  CHECK(cudaMalloc(&a, NMAX * 8));
+  CHECK(cudaMalloc(&b, NMAX * 8));
+  CHECK(cudaMalloc(&d_fin, 64));
+  CHECK(cudaMalloc(&scratch, 4096 * 64));
+  CHECK(cudaMalloc(&counter, 4));
+  CHECK(cudaMemset(counter, 0, 4));
+  CHECK(cudaHostAlloc((void **)&h_value, 64 * 1024, cudaHostAllocMapped));
+  CHECK(cudaHostGetDevicePointer((void **)&d_value, h_value, 0));
+  fill<<<1024, 256, 0, stream>>>(a, NMAX, 1);
+  fill<<<1024, 256, 0, stream>>>(b, NMAX, 2);
+  CHECK(cudaStreamSynchronize(stream));
+  ull *vw = reinterpret_cast<ull *>(h_value);
+  const volatile ull *vv = vw;
+
+  printf("the floor (no data), graph replayed, host spins:\n");
+  {
+    Graph one([&] { one_value<<<1, 32, 0, stream>>>(d_value); });
+    row("1 block writes a value", host_time(reps, [&] {
+          vw[0] = POISON;
+          one.launch();
+          spin_words(vv, 1);
+        }));
+    for (int g : {132, 264}) {
+      Graph parts([&] { block_values<<<g, 256, 0, stream>>>(d_value); });
+      Graph ticket([&] { ticket_value<<<g, 256, 0, stream>>>(counter, d_value); });
+      char what[120];
+      snprintf(what, sizeof what, "%d blocks write a value each, host waits for all", g);
+      row(what, host_time(reps, [&] {
+            poison(vw, g);
+            parts.launch();
+            spin_words(vv, g);
+          }));
+      snprintf(what, sizeof what, "%d blocks take a ticket, the last writes the value", g);
+      row(what, host_time(reps, [&] {
+            vw[0] = POISON;
+            ticket.launch();
+            spin_words(vv, 1);
+          }));
+    }
+    // Host cost of the launch call itself: runtime against driver entry point.
+    typedef CUresult (*GraphLaunchFn)(CUgraphExec, CUstream);
+    GraphLaunchFn cu_graph_launch = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    CHECK(cudaGetDriverEntryPointByVersion("cuGraphLaunch", (void **)&cu_graph_launch, 12000, cudaEnableDefault, &q));
+    std::vector<double> rt, drv;
+    for (int r = 0; r < reps; r++) {
+      vw[0] = POISON;
+      double t0 = now_us();
+      one.launch();
+      rt.push_back(now_us() - t0);
+      spin_words(vv, 1);
+      vw[0] = POISON;
+      t0 = now_us();
+      cu_graph_launch((CUgraphExec)one.exec, (CUstream)stream);
+      drv.push_back(now_us() - t0);
+      spin_words(vv, 1);
+    }
+    row("  cudaGraphLaunch call alone", stat_of(rt));
+    row("  cuGraphLaunch (driver entry point) call alone", stat_of(drv));
+    row("1 block writes a value, launched by cuGraphLaunch", host_time(reps, [&] {
+          vw[0] = POISON;
+          cu_graph_launch((CUgraphExec)one.exec, (CUstream)stream);
+          spin_words(vv, 1);
+        }));
+  }
+
+  gq_context *lib = gq_context_create(0);
+  if (!lib)
+    return fprintf(stderr, "bench_merge: %s\n", gq_last_error()), 1;
+  using namespace gq;
+  int mismatches = 0;
+  for (size_t n : {(size_t)1 << 10, (size_t)1 << 16, (size_t)1 << 20, (size_t)1 << 22}) {
+    printf("n = 2^%d (%zu MB read), graph replayed, result on the host:\n", (int)std::log2((double)n), n * 16 >> 20);
+    auto dot_rows = [&](auto dot, const char *shape) {
+      vw[0] = POISON;
+      dot.g_last->launch();
+      spin_words(vv, 1);
+      const double last = h_value[0];
+      const gq_csum m = dot.host_merge();
+      const double host = m.s + m.c;
+      const bool same = bits(last) == bits(host);
+      mismatches += !same;
+      printf("  dot %s grid %d: last block %.17g, host merge %.17g: %s\n", shape, dot.grid, last, host,
+             same ? "same bits" : "DIFFERENT BITS");
+      char what[120];
+      snprintf(what, sizeof what, "dot %s grid %d, last block", shape, dot.grid);
+      row(what, host_time(reps, [&] {
+            vw[0] = POISON;
+            dot.g_last->launch();
+            spin_words(vv, 1);
+          }));
+      snprintf(what, sizeof what, "dot %s grid %d, host merge", shape, dot.grid);
+      volatile double sink;
+      row(what, host_time(reps, [&] {
+            const gq_csum r = dot.host_merge();
+            sink = r.s + r.c;
+          }));
+      snprintf(what, sizeof what, "dot %s grid %d, host waits for the partials only", shape, dot.grid);
+      row(what, host_time(reps, [&] { sink = dot.host_partials()[0].s; }));
+      (void)sink;
+    };
+    auto rms_rows = [&](auto rms, const char *shape) {
+      vw[0] = vw[1] = vw[2] = POISON;
+      rms.g_last->launch();
+      spin_words(vv, 3);
+      double t[3];
+      memcpy(t, h_value, sizeof t);
+      const gq_rms_lite m = rms.host_merge();
+      const double h[3] = {m.sq.s + m.sq.c, m.ref.s + m.ref.c, m.max_abs};
+      const bool same = !memcmp(t, h, sizeof t);
+      mismatches += !same;
+      printf("  rms %s grid %d: last block (%.17g %.17g %.17g), host merge: %s\n", shape, rms.grid, t[0], t[1], t[2],
+             same ? "same bits" : "DIFFERENT BITS");
+      char what[120];
+      snprintf(what, sizeof what, "rms %s grid %d, last block", shape, rms.grid);
+      row(what, host_time(reps, [&] {
+            vw[0] = vw[1] = vw[2] = POISON;
+            rms.g_last->launch();
+            spin_words(vv, 3);
+          }));
+      snprintf(what, sizeof what, "rms %s grid %d, host merge", shape, rms.grid);
+      volatile double sink;
+      row(what, host_time(reps, [&] {
+            const gq_rms_lite r = rms.host_merge();
+            sink = r.sq.s + r.sq.c;
+          }));
+      snprintf(what, sizeof what, "rms %s grid %d, host waits for the partials only", shape, rms.grid);
+      row(what, host_time(reps, [&] { sink = rms.host_partials()[0].sq.s; }));
+      (void)sink;
+    };
+    Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, scratch, counter, d_value);
+    Reduction<256, 8, RmsTotalsThread, Difference> rms(a, b, n, scratch, counter, d_value);
+    dot_rows(dot, "256x8");
+    rms_rows(rms, "256x8");
+    // The library on the same data (its one-shot calls are this host merge
+    // at the same shape, so the bits must agree too).
+    double v;
+    gq_rms_result r;
+    const gq_csum m = dot.host_merge();
+    mismatches += !(gq_dot(lib, n, a, b, &v) == GQ_SUCCESS && bits(v) == bits(m.s + m.c));
+    row("library gq_dot", host_time(reps, [&] { gq_dot(lib, n, a, b, &v); }));
+    const gq_rms_lite q = rms.host_merge();
+    double rr, rel;
+    gq_rms_values(q.sq.s + q.sq.c, q.ref.s + q.ref.c, n, &rr, &rel);
+    mismatches += !(gq_rms_diff(lib, n, a, b, &r) == GQ_SUCCESS && bits(r.rms) == bits(rr) && bits(r.relative) == bits(rel));
+    row("library gq_rms_diff", host_time(reps, [&] { gq_rms_diff(lib, n, a, b, &r); }));
+    printf("  library: dot %.17g, rms %.17g (mismatches so far: %d)\n", v, r.rms, mismatches);
+  }
+
+  printf("device time per kernel, 20 graph replays per event pair (n = 2^20):\n");
+  {
+    auto device_row = [&](const char *what, const Graph &g) {
+      std::vector<double> t;
+      for (int r = -3; r < reps / 4; r++) {
+        CHECK(cudaEventRecord(ev0, stream));
+        for (int k = 0; k < 20; k++)
+          g.launch();
+        CHECK(cudaEventRecord(ev1, stream));
+        CHECK(cudaEventSynchronize(ev1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+        if (r >= 0)
+          t.push_back(1e3 * ms / 20);
+      }
+      row(what, stat_of(t));
+    };
+    Graph one([&] { one_value<<<1, 32, 0, stream>>>(d_fin); });
+    device_row("1 block writes a value (device memory)", one);
+    Graph parts([&] { block_values<<<264, 256, 0, stream>>>(d_fin); });
+    device_row("264 blocks write a value each", parts);
+    Graph ticket([&] { ticket_value<<<264, 256, 0, stream>>>(counter, d_fin); });
+    device_row("264 blocks take a ticket, the last writes", ticket);
+    using Src = ArraySource<double, 2, true>;
+    const size_t n = 1 << 20;
+    Src src{a, b, n, 0};
+    Completion none{nullptr, nullptr};
+    gq_csum *cs = static_cast<gq_csum *>(scratch);
+    auto dl = array_reduce_kernel<256, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
+    auto dp = array_reduce_kernel<256, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
+    Graph gl([&] { dl<<<256, 256, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
+    device_row("dot 2^20, last block", gl);
+    Graph gp([&] { dp<<<256, 256, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
+    device_row("dot 2^20, block partials (device memory)", gp);
+    auto dl5 = array_reduce_kernel<512, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
+    auto dp5 = array_reduce_kernel<512, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
+    Graph gl5([&] { dl5<<<128, 512, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
+    device_row("dot 2^20 512x8, last block", gl5);
+    Graph gp5([&] { dp5<<<128, 512, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
+    device_row("dot 2^20 512x8, block partials (device memory)", gp5);
+  }
+  CHECK(cudaGetLastError());
+  if (mismatches)
+    fprintf(stderr, "bench_merge: %d host merges differ from the last block's bits\n", mismatches);
+  return mismatches ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+// timing.cuh — what the latency benches share: a checked CUDA call, the host
+// clock, medians with p10/p90, and one printed row per measurement.
+#ifndef GQ_BENCH_TIMING_CUH
+#define GQ_BENCH_TIMING_CUH
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                                     \
+  do {                                                                                                  \
+    cudaError_t e_ = (call);                                                                            \
+    if (e_ != cudaSuccess) {                                                                            \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                       \
+      exit(1);                                                                                          \
+    }                                                                                                   \
+  } while (0)
+
+static inline double now_us()
+{
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+struct Stat {
+  double median, p10, p90;
+};
+
+static inline Stat stat_of(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return Stat{n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[n / 10], v[(9 * n) / 10]};
+}
+
+// Host clock around `call`, `reps` times after 20 warm-up calls.
+template <class F> static Stat host_time(int reps, F call)
+{
+  std::vector<double> t;
+  for (int r = -20; r < reps; r++) {
+    const double t0 = now_us();
+    call();
+    const double t1 = now_us();
+    if (r >= 0)
+      t.push_back(t1 - t0);
+  }
+  return stat_of(t);
+}
+
+static inline void row(const char *what, Stat s, const char *note = "")
+{
+  printf("  %-58s %8.2f us  (p10 %6.2f, p90 %6.2f) %s\n", what, s.median, s.p10, s.p90, note);
+  fflush(stdout);
+}
+
+#endif
