@@ -3,10 +3,12 @@
 // array_reduce_kernel): one launch per call (through launch_cache.cu, so a
 // repeated call replays a graph), the result where the caller needs it:
 //
-//   one-shot sum, dot, rms (gq_cuda_array_finish): the lite accumulator;
+//   one-shot sum and dot (gq_cuda_array_finish): the lite accumulator;
 //     every block writes its partial into mapped host memory and the host
 //     merges them in the last block's order as it waits (no ticket, no
 //     last block: 1.8 us less device time at 2^20, BENCHMARKS.md);
+//   one-shot rms: the lite accumulator, merged by the last block, its
+//     totals written into mapped host memory and finished by the host;
 //   asynchronous forms (gq_cuda_array_async): the lite accumulator, merged
 //     by the last block and finished into the caller's device memory,
 //     nothing waited for — the same grid and merge order, so the same bits;
@@ -102,25 +104,24 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, c
 }
 
 // The accumulator: FULL (every count, classifying when asked), LITE
-// (finished on the device: sum, dot, rms) or PARTIALS (the lite accumulator's
-// block partials, which the host merges; the rms's finished to totals).
-enum Form { FULL, LITE, PARTIALS };
+// (finished on the device: sum, dot, rms), TOTALS (the lite rms, finished to
+// its three totals, which the host finishes) or PARTIALS (the lite sum's and
+// dot's block partials, which the host merges).
+enum Form { FULL, LITE, TOTALS, PARTIALS };
 
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target, Form form)
 {
   if (form != FULL && (p->classify || p->kind == GQ_REDUCE_STATS))
     return gq_fail(GQ_EINVAL, "data reduction: no finished form of this reduction");
-  if (form == PARTIALS) {
-    switch (p->kind) {
-    case GQ_REDUCE_SUM:
-      return dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1, true>(st, p, stream, target);
-    case GQ_REDUCE_DOT:
-      return dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, true>(st, p, stream, target);
-    default:
-      return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2, true>(st, p, stream, target);
-    }
-  }
+  if (form == TOTALS && p->kind == GQ_REDUCE_RMS)
+    return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2>(st, p, stream, target);
+  if (form == PARTIALS && p->kind == GQ_REDUCE_SUM)
+    return dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1, true>(st, p, stream, target);
+  if (form == PARTIALS && p->kind == GQ_REDUCE_DOT)
+    return dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, true>(st, p, stream, target);
+  if (form == TOTALS || form == PARTIALS)
+    return gq_fail(GQ_EINVAL, "data reduction: no such one-shot form");
   const bool lite = form == LITE;
   switch (p->kind) {
   case GQ_REDUCE_SUM:
@@ -211,37 +212,35 @@ extern "C" int gq_cuda_array_async(gq_cuda_state *st, const gq_array_reduce *p, 
   return run(st, p, st->stream, Target{slot(st, 2), d_finished, gq::Completion{nullptr, nullptr}}, LITE);
 }
 
-// One-shot sum or dot (out: a double) and rms (out: a gq_rms_result): every
-// block writes its partial into one of the two mapped buffers, poisoned
-// beforehand (GQ_POISON: every word is arithmetic's, so a word that no longer
-// holds it has been written); the host merges them in the last block's
-// order and finishes the value as the device would (the rms's division and
-// square roots through the same gq_rms_values).  While the kernel runs, the
-// host poisons what the previous call read of the other buffer.  The counts
-// of an rms result are the host's: n pairs, none of them classified.
+// One-shot sum and dot (out: a double): every block writes its partial (a
+// compensated pair) into one of the two mapped buffers, poisoned beforehand
+// (GQ_POISON: every word is arithmetic's, so a word that no longer holds it
+// has been written), and the host merges them in the last block's order as
+// they come in; while the kernel runs it poisons what the previous call read
+// of the other buffer.  No ticket and no last block: at 2^20 that is
+// 8.0-8.5 us against 9.2-9.5 (bench/bench_merge.cu).
+//
+// One-shot rms (out: a gq_rms_result): its partials are 40 bytes, and
+// reading 256 of them as they arrive over PCIe cost the host 1-2 us on some
+// machines, more than the last block does; so the last block merges them
+// and writes the three totals (sums of squared differences and of squared
+// references, max |a - b|) into mapped host memory, poisoned beforehand, and
+// the host finishes them with the device's own gq_rms_values.  The counts of
+// an rms result are the host's: n pairs, none of them classified.
 extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p, void *out)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
-  const int k = st->block_parts_turn;
-  int grid = 0;
-  int status = run(st, p, st->stream, Target{st->d_block_parts[k], nullptr, gq::Completion{nullptr, nullptr}, &grid},
-                   PARTIALS);
-  if (status != GQ_SUCCESS)
-    return status;
-  const bool rms = p->kind == GQ_REDUCE_RMS;
-  st->block_parts_dirty[k] = (size_t)grid * (rms ? sizeof(gq::gq_rms_lite) : sizeof(gq_csum)) / 8;
-  st->block_parts_turn = k ^ 1;
-  uint64_t *other = static_cast<uint64_t *>(st->h_block_parts[k ^ 1]);
-  for (size_t i = 0; i < st->block_parts_dirty[k ^ 1]; i++)
-    other[i] = GQ_POISON;
-  st->block_parts_dirty[k ^ 1] = 0;
-  if (rms) {
-    gq::gq_rms_lite total;
-    status = merge_block_parts<gq::RmsLitePolicy, gq::RmsTotalsCombine>(st, k, grid, &total);
+  if (p->kind == GQ_REDUCE_RMS) {
+    volatile uint64_t *w = static_cast<volatile uint64_t *>(st->h_mapped);
+    for (int k = 0; k < 3; k++)
+      w[k] = GQ_POISON;
+    int status = run(st, p, st->stream, Target{slot(st, 2), st->d_mapped, gq::Completion{nullptr, nullptr}, nullptr},
+                     TOTALS);
+    if (status == GQ_SUCCESS)
+      status = spin(st, [&] { return w[0] != GQ_POISON && w[1] != GQ_POISON && w[2] != GQ_POISON; });
     if (status != GQ_SUCCESS)
       return status;
-    double t[3]; // sum (a-b)^2, sum a^2, max |a-b|
-    gq::RmsTotalsCombine::finish(total, t, p->n);
+    const double *t = static_cast<const double *>(st->h_mapped); // sum (a-b)^2, sum a^2, max |a-b|
     gq_rms_result *o = static_cast<gq_rms_result *>(out);
     o->n = p->n;
     o->nan_count = o->inf_count = 0;
@@ -249,6 +248,18 @@ extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p,
     o->max_abs = t[2];
     return GQ_SUCCESS;
   }
+  const int k = st->block_parts_turn;
+  int grid = 0;
+  int status = run(st, p, st->stream, Target{st->d_block_parts[k], nullptr, gq::Completion{nullptr, nullptr}, &grid},
+                   PARTIALS);
+  if (status != GQ_SUCCESS)
+    return status;
+  st->block_parts_dirty[k] = (size_t)grid * sizeof(gq_csum) / 8;
+  st->block_parts_turn = k ^ 1;
+  uint64_t *other = static_cast<uint64_t *>(st->h_block_parts[k ^ 1]);
+  for (size_t i = 0; i < st->block_parts_dirty[k ^ 1]; i++)
+    other[i] = GQ_POISON;
+  st->block_parts_dirty[k ^ 1] = 0;
   gq_csum total;
   status = p->kind == GQ_REDUCE_SUM ? merge_block_parts<gq::SumLitePolicy, gq::SumLiteCombine>(st, k, grid, &total)
                                     : merge_block_parts<gq::DotLitePolicy, gq::SumLiteCombine>(st, k, grid, &total);

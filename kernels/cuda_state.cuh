@@ -8,9 +8,9 @@
 #include "../src/lib/compensated.h"
 
 enum { GQ_CUDA_ACC_SLOTS = 8 };
-// The largest block partial of a one-shot reduction (the rms's: two
-// compensated sums and a maximum), in 8-byte words.
-enum { GQ_BLOCK_PART_WORDS = 5 };
+// The block partial of a one-shot sum or dot (a compensated pair), in 8-byte
+// words.
+enum { GQ_BLOCK_PART_WORDS = 2 };
 // What an unwritten word of mapped memory holds: a signalling NaN, which no
 // arithmetic produces (a NaN it makes is quiet) and no count reaches.
 constexpr unsigned long long GQ_POISON = 0x7ff4dead5eed0001ULL;
@@ -39,14 +39,14 @@ struct gq_cuda_state {
   unsigned *d_counter;
   void *d_result;     // 3 x gq_reduce_acc
   void *h_result;     // 3 x gq_reduce_acc, pinned
-  void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the one-shot
-  void *d_mapped;     //   reductions' last block writes it over PCIe directly
+  void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the full path's and
+  void *d_mapped;     //   the one-shot rms's last block writes it over PCIe directly
   unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished full
   unsigned long long *d_seq;           //   reduction, counted on the device (d_seq)
   unsigned long long ticket;           //   and on the host (array_reduce.cu)
   gq_launch_cache *launches;           // NULL until the first cached launch
 
-  // One-shot sum, dot and rms (array_reduce.cu): every block writes its
+  // One-shot sum and dot (array_reduce.cu): every block writes its
   // partial into mapped host memory and the host merges them.  Two buffers
   // alternate, so the host can poison one while a kernel writes the other.
   void *h_block_parts[2], *d_block_parts[2]; // gq::ARRAY_MAX_BLOCKS x GQ_BLOCK_PART_WORDS words each
