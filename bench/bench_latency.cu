@@ -199,13 +199,8 @@ int main(int argc, char **argv)
   const bool profile = argc > 2 && !strcmp(argv[2], "profile");
   if (reps < 10 || reps > 100000)
     return fprintf(stderr, "usage: bench_latency [REPS [profile]]\n"), 2;
-  cudaDeviceProp prop;
-  CHECK(cudaSetDevice(0));
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = bench_device(&stream, &ev0, &ev1);
   sms = prop.multiProcessorCount;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CHECK(cudaEventCreate(&ev0));
-  CHECK(cudaEventCreate(&ev1));
   CHECK(cudaHostAlloc(&h_flag, sizeof(ull), cudaHostAllocMapped));
   CHECK(cudaHostGetDevicePointer(&d_flag, h_flag, 0));
   *h_flag = 0;

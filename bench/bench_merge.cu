@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <atomic>
+#include <type_traits>
 
 #include <cuda.h> // types only: cuGraphLaunch is reached through the runtime
 
@@ -111,6 +112,7 @@ struct Reduction {
   using Acc = typename gq::CombineOf<Thread>::acc;
   using Src = gq::ArraySource<double, 2, true>;
   static constexpr int WORDS = sizeof(Acc) / 8;
+  static constexpr int FINISHED = std::is_same<Thread, gq::RmsTotalsThread>::value ? 3 : 1; // words Combine::finish writes
   static constexpr auto last_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, false>;
   static constexpr auto per_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, true>;
   Src src;
@@ -182,14 +184,9 @@ int main(int argc, char **argv)
     reps = atoi(argv[1]);
   if (reps < 10 || reps > 100000)
     return fprintf(stderr, "usage: bench_merge [REPS]\n"), 2;
-  cudaDeviceProp prop;
-  CHECK(cudaSetDevice(0));
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  sms = prop.multiProcessorCount;
-  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaEvent_t ev0, ev1;
-  CHECK(cudaEventCreate(&ev0));
-  CHECK(cudaEventCreate(&ev1));
+  const cudaDeviceProp prop = bench_device(&stream, &ev0, &ev1);
+  sms = prop.multiProcessorCount;
   printf("device: %s, %d SMs, L2 %d MB; host clock, medians of %d after warm-up\n", prop.name, sms,
          prop.l2CacheSize >> 20, reps);
 
@@ -270,69 +267,45 @@ int main(int argc, char **argv)
   int mismatches = 0;
   for (size_t n : {(size_t)1 << 10, (size_t)1 << 16, (size_t)1 << 20, (size_t)1 << 22}) {
     printf("n = 2^%d (%zu MB read), graph replayed, result on the host:\n", (int)std::log2((double)n), n * 16 >> 20);
-    auto dot_rows = [&](auto dot, const char *shape) {
-      vw[0] = POISON;
-      dot.g_last->launch();
-      spin_words(vv, 1);
-      const double last = h_value[0];
-      const gq_csum m = dot.host_merge();
-      const double host = m.s + m.c;
-      const bool same = bits(last) == bits(host);
+    // One reduction's rows: the host merge's finished words against the last
+    // block's (bit for bit), then the last block, the host merge, and the
+    // host waiting for the partials only.
+    auto rows = [&](auto red, const char *name) {
+      using R = decltype(red);
+      constexpr int W = R::FINISHED;
+      poison(vw, W);
+      red.g_last->launch();
+      spin_words(vv, W);
+      double last[W], host[W];
+      memcpy(last, h_value, sizeof last);
+      R::Combine::finish(red.host_merge(), host, n);
+      const bool same = !memcmp(last, host, sizeof last);
       mismatches += !same;
-      printf("  dot %s grid %d: last block %.17g, host merge %.17g: %s\n", shape, dot.grid, last, host,
+      printf("  %s grid %d: last block %.17g, host merge %.17g: %s\n", name, red.grid, last[0], host[0],
              same ? "same bits" : "DIFFERENT BITS");
       char what[120];
-      snprintf(what, sizeof what, "dot %s grid %d, last block", shape, dot.grid);
+      snprintf(what, sizeof what, "%s grid %d, last block", name, red.grid);
       row(what, host_time(reps, [&] {
-            vw[0] = POISON;
-            dot.g_last->launch();
-            spin_words(vv, 1);
+            poison(vw, W);
+            red.g_last->launch();
+            spin_words(vv, W);
           }));
-      snprintf(what, sizeof what, "dot %s grid %d, host merge", shape, dot.grid);
       volatile double sink;
+      snprintf(what, sizeof what, "%s grid %d, host merge", name, red.grid);
       row(what, host_time(reps, [&] {
-            const gq_csum r = dot.host_merge();
-            sink = r.s + r.c;
+            R::Combine::finish(red.host_merge(), host, n);
+            sink = host[0];
           }));
-      snprintf(what, sizeof what, "dot %s grid %d, host waits for the partials only", shape, dot.grid);
-      row(what, host_time(reps, [&] { sink = dot.host_partials()[0].s; }));
-      (void)sink;
-    };
-    auto rms_rows = [&](auto rms, const char *shape) {
-      vw[0] = vw[1] = vw[2] = POISON;
-      rms.g_last->launch();
-      spin_words(vv, 3);
-      double t[3];
-      memcpy(t, h_value, sizeof t);
-      const gq_rms_lite m = rms.host_merge();
-      const double h[3] = {m.sq.s + m.sq.c, m.ref.s + m.ref.c, m.max_abs};
-      const bool same = !memcmp(t, h, sizeof t);
-      mismatches += !same;
-      printf("  rms %s grid %d: last block (%.17g %.17g %.17g), host merge: %s\n", shape, rms.grid, t[0], t[1], t[2],
-             same ? "same bits" : "DIFFERENT BITS");
-      char what[120];
-      snprintf(what, sizeof what, "rms %s grid %d, last block", shape, rms.grid);
-      row(what, host_time(reps, [&] {
-            vw[0] = vw[1] = vw[2] = POISON;
-            rms.g_last->launch();
-            spin_words(vv, 3);
-          }));
-      snprintf(what, sizeof what, "rms %s grid %d, host merge", shape, rms.grid);
-      volatile double sink;
-      row(what, host_time(reps, [&] {
-            const gq_rms_lite r = rms.host_merge();
-            sink = r.sq.s + r.sq.c;
-          }));
-      snprintf(what, sizeof what, "rms %s grid %d, host waits for the partials only", shape, rms.grid);
-      row(what, host_time(reps, [&] { sink = rms.host_partials()[0].sq.s; }));
+      snprintf(what, sizeof what, "%s grid %d, host waits for the partials only", name, red.grid);
+      row(what, host_time(reps, [&] { sink = reinterpret_cast<const double *>(red.host_partials())[0]; }));
       (void)sink;
     };
     Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, scratch, counter, d_value);
     Reduction<256, 8, RmsTotalsThread, Difference> rms(a, b, n, scratch, counter, d_value);
-    dot_rows(dot, "256x8");
-    rms_rows(rms, "256x8");
-    // The library on the same data (its one-shot calls are this host merge
-    // at the same shape, so the bits must agree too).
+    rows(dot, "dot 256x8");
+    rows(rms, "rms 256x8");
+    // The library on the same data: its one-shot dot is this host merge and
+    // its rms this last block, at the same shape, so the bits agree too.
     double v;
     gq_rms_result r;
     const gq_csum m = dot.host_merge();

@@ -52,6 +52,18 @@ template <class F> static Stat host_time(int reps, F call)
   return stat_of(t);
 }
 
+// Device 0, a non-blocking stream and two events; its properties.
+static inline cudaDeviceProp bench_device(cudaStream_t *stream, cudaEvent_t *ev0, cudaEvent_t *ev1)
+{
+  cudaDeviceProp prop;
+  CHECK(cudaSetDevice(0));
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CHECK(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking));
+  CHECK(cudaEventCreate(ev0));
+  CHECK(cudaEventCreate(ev1));
+  return prop;
+}
+
 static inline void row(const char *what, Stat s, const char *note = "")
 {
   printf("  %-58s %8.2f us  (p10 %6.2f, p90 %6.2f) %s\n", what, s.median, s.p10, s.p90, note);
