@@ -1,14 +1,15 @@
 // bench_merge.cu — where should a one-shot reduction's grid level finish?
 //
-//   last block (the library's design until now): every block writes its
-//     partial to device scratch, fences, takes a ticket; the last block
-//     merges the partials and writes the finished value into mapped host
-//     memory, which the host spins on;
-//   host: every block writes its partial straight into mapped host memory
-//     (array_reduce_kernel's BLOCK_PARTIALS) and the host, spinning on the
-//     partials, merges them in the last block's order
-//     (host_last_block_merge), so the bits are the same.  Two partial
-//     buffers alternate, and the host poisons the next one while it waits.
+//   last block (the library's one-shot rms and asynchronous forms): every
+//     block writes its partial to device scratch, fences, takes a ticket;
+//     the last block merges the partials and writes the finished value into
+//     mapped host memory, which the host spins on;
+//   host (the library's one-shot sum and dot): every block writes its
+//     partial straight into mapped host memory (array_reduce_kernel's
+//     BLOCK_PARTIALS); the host waits for them and merges them in the last
+//     block's order (host_last_block_merge), so the bits are the same.  Two
+//     partial buffers alternate, and the host poisons the idle one while it
+//     waits.
 //
 // Every row is a one-node graph replayed (as the library launches) with the
 // result read on the host: host clock, median of REPS.  The device rows time
@@ -154,21 +155,8 @@ struct Reduction {
     spin_words(reinterpret_cast<const volatile ull *>(h_parts[k]), (size_t)grid * WORDS);
     return h_parts[k];
   }
-  // The library's one-shot path: merge as the partials come in.
-  Acc host_merge()
-  {
-    const int k = turn;
-    turn ^= 1;
-    g_parts[k]->launch();
-    poison(reinterpret_cast<ull *>(h_parts[turn]), (size_t)grid * WORDS); // while the kernel runs
-    const volatile ull *w = reinterpret_cast<const volatile ull *>(h_parts[k]);
-    Acc total;
-    gq::host_last_block_merge<BLOCK>(h_parts[k], (unsigned)grid, Combine(), Combine::identity(), [&](unsigned i) {
-      spin_words(w + (size_t)i * WORDS, WORDS);
-      return true;
-    }, &total);
-    return total;
-  }
+  // The library's one-shot sum and dot: wait for the partials, then merge.
+  Acc host_merge() { return gq::host_last_block_merge<BLOCK>(host_partials(), (unsigned)grid, Combine(), Combine::identity()); }
 };
 
 static ull bits(double v)
@@ -347,18 +335,23 @@ int main(int argc, char **argv)
     Src src{a, b, n, 0};
     Completion none{nullptr, nullptr};
     gq_csum *cs = static_cast<gq_csum *>(scratch);
-    auto dl = array_reduce_kernel<256, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
-    auto dp = array_reduce_kernel<256, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
-    Graph gl([&] { dl<<<256, 256, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
-    device_row("dot 2^20, last block", gl);
-    Graph gp([&] { dp<<<256, 256, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
-    device_row("dot 2^20, block partials (device memory)", gp);
-    auto dl5 = array_reduce_kernel<512, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
-    auto dp5 = array_reduce_kernel<512, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
-    Graph gl5([&] { dl5<<<128, 512, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
-    device_row("dot 2^20 512x8, last block", gl5);
-    Graph gp5([&] { dp5<<<128, 512, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
-    device_row("dot 2^20 512x8, block partials (device memory)", gp5);
+    // Both grid levels at a block shape (the 512-thread one was tried for
+    // fewer partials and dropped: policy.cuh).
+    auto dot_device_rows = [&](auto block, const char *shape) {
+      constexpr int B = decltype(block)::value;
+      const int grid = (int)(n / 2 / (B * 8));
+      auto dl = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
+      auto dp = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
+      char what[120];
+      Graph gl([&] { dl<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
+      snprintf(what, sizeof what, "dot 2^20 %s, last block", shape);
+      device_row(what, gl);
+      Graph gp([&] { dp<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
+      snprintf(what, sizeof what, "dot 2^20 %s, block partials (device memory)", shape);
+      device_row(what, gp);
+    };
+    dot_device_rows(std::integral_constant<int, 256>(), "256x8");
+    dot_device_rows(std::integral_constant<int, 512>(), "512x8");
   }
   CHECK(cudaGetLastError());
   if (mismatches)

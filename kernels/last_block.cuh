@@ -121,23 +121,13 @@ __device__ __forceinline__ void last_block_merge(Acc block_total, Acc *scratch, 
 // Warps whose lanes all hold the identity fold to the identity exactly, so
 // they are skipped: P partials cost P - 1 merges plus the identities that
 // fill the last warp.
-//
-// ready(i) is called before partial i is read, and returns false to give up
-// (the caller's status says why).  Warps are replayed in order as their
-// partials come in, so the host merges while later blocks are still
-// running, and what is left after the last partial lands is one warp's tree
-// and the second level.
-template <int BLOCK, class Acc, class Op, class Ready>
-bool host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identity, Ready ready, Acc *total)
+template <int BLOCK, class Acc, class Op>
+Acc host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identity)
 {
   constexpr int WARPS = BLOCK / 32;
   static_assert(BLOCK % 32 == 0 && (WARPS & (WARPS - 1)) == 0, "block_reduce's shapes");
-  if (grid == 1) {
-    if (!ready(0u))
-      return false;
-    *total = partials[0];
-    return true;
-  }
+  if (grid == 1)
+    return partials[0];
   Acc warp_total[WARPS];
   for (int w = 0; w < WARPS; w++) {
     warp_total[w] = identity;
@@ -146,14 +136,9 @@ bool host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identi
     Acc lane[32];
     for (int l = 0; l < 32; l++) {
       const unsigned t = (unsigned)(w * 32 + l);
-      if (t < grid && !ready(t))
-        return false;
       Acc v = t < grid ? partials[t] : identity;
-      for (unsigned i = t + BLOCK; i < grid; i += BLOCK) {
-        if (!ready(i))
-          return false;
+      for (unsigned i = t + BLOCK; i < grid; i += BLOCK)
         v = op(v, partials[i]);
-      }
       lane[l] = v;
     }
     for (int d = 16; d >= 1; d >>= 1)
@@ -164,8 +149,7 @@ bool host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identi
   for (int d = WARPS / 2; d >= 1; d >>= 1)
     for (int l = 0; l < d; l++)
       warp_total[l] = op(warp_total[l], warp_total[l + d]);
-  *total = warp_total[0];
-  return true;
+  return warp_total[0];
 }
 
 } // namespace gq

@@ -69,7 +69,8 @@ static void repeated(double *x, double *y, size_t n)
          n, v, full2, first);
 }
 
-// More keys than the cache holds (8): every one still right, twice over.
+// More keys than the cache holds (16 graphs; a one-shot dot takes two keys a
+// size, one per partial buffer): every one still right, twice over.
 static void many_keys(double *x, double *y)
 {
   bool ok = true;
@@ -79,7 +80,7 @@ static void many_keys(double *x, double *y)
       POISON(v);
       ok &= gq_dot(gpu, n, x, y, &v) == GQ_SUCCESS && near(v, full_dot(n, x, y));
     }
-  tap_ok(ok, "12 sizes, twice each (more than the 8 cached graphs): every dot agrees with the full accumulator");
+  tap_ok(ok, "12 sizes, twice each (more keys than the 16 cached graphs): every dot agrees with the full accumulator");
 }
 
 // The caller's stream, and the caller's capture of an asynchronous call.
