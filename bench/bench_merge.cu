@@ -1,15 +1,16 @@
 // bench_merge.cu — where should a one-shot reduction's grid level finish?
 //
-//   last block (the library's one-shot rms and asynchronous forms): every
-//     block writes its partial to device scratch, fences, takes a ticket;
-//     the last block merges the partials and writes the finished value into
-//     mapped host memory, which the host spins on;
-//   host (the library's one-shot sum and dot): every block writes its
-//     partial straight into mapped host memory (array_reduce_kernel's
-//     BLOCK_PARTIALS); the host waits for them and merges them in the last
-//     block's order (host_last_block_merge), so the bits are the same.  Two
-//     partial buffers alternate, and the host poisons the idle one while it
-//     waits.
+//   last block (the library's one-shot and asynchronous forms): every
+//     block writes its partial to device scratch (poisoned between
+//     launches: no fences, last_block.cuh) and takes a ticket; the last
+//     block merges the partials and writes the finished value into mapped
+//     host memory, which the host spins on;
+//   host (the library's one-shot sum and dot for a while, host_merge.cuh):
+//     every block writes its partial straight into mapped host memory (the
+//     BlockPartials grid level); the host waits for them and merges them in
+//     the last block's order (host_last_block_merge), so the bits are the
+//     same.  Two partial buffers alternate, and the host poisons the idle
+//     one while it waits.
 //
 // Every row is a one-node graph replayed (as the library launches) with the
 // result read on the host: host clock, median of REPS.  The device rows time
@@ -25,51 +26,14 @@
 #include <cuda.h> // types only: cuGraphLaunch is reached through the runtime
 
 #include "../kernels/array_reduce_kernel.cuh"
+#include "host_merge.cuh"
 #include "../kernels/launch.cuh"
 #include "../src/gpuquad.h"
-#include "timing.cuh"
-
-typedef unsigned long long ull;
-static const ull POISON = 0x7ff4dead5eed0001ULL; // a signalling NaN: no arithmetic makes one
+#include "mapped.cuh"
 
 static int reps = 400;
 static cudaStream_t stream;
 static int sms;
-
-// ---- one-node graphs -----------------------------------------------------------
-struct Graph {
-  cudaGraphExec_t exec = nullptr;
-  template <class F> explicit Graph(F enqueue)
-  {
-    cudaGraph_t g;
-    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    enqueue();
-    CHECK(cudaStreamEndCapture(stream, &g));
-    CHECK(cudaGraphInstantiate(&exec, g, 0));
-    CHECK(cudaGraphDestroy(g));
-    CHECK(cudaGraphUpload(exec, stream));
-  }
-  void launch() const { CHECK(cudaGraphLaunch(exec, stream)); }
-};
-
-// Wait until none of words [0, n) holds the poison; a kernel that failed must
-// not hang the host.
-static void spin_words(const volatile ull *w, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    for (unsigned k = 1; w[i] == POISON; k++)
-      if (k % (1u << 24) == 0 && cudaStreamQuery(stream) != cudaErrorNotReady && w[i] == POISON) {
-        fprintf(stderr, "bench_merge: a kernel finished without writing word %zu\n", i);
-        exit(1);
-      }
-  std::atomic_thread_fence(std::memory_order_acquire);
-}
-
-static void poison(ull *w, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    w[i] = POISON;
-}
 
 // ---- the floor: no data ---------------------------------------------------------
 __global__ void one_value(double *out)
@@ -94,18 +58,6 @@ __global__ void ticket_value(unsigned *counter, double *out)
     *out = 2.0;
 }
 
-// ---- inputs: uniform in [-1, 1) from a hash of the index (never zeros) ----------------
-__global__ void fill(double *x, size_t n, unsigned seed)
-{
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    ull h = (i + 1) * 0x9e3779b97f4a7c15ULL ^ ((ull)seed << 32);
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 29;
-    x[i] = (double)(h >> 11) * 0x1p-52 - 1.0;
-  }
-}
-
 // ---- the engine, last block against host merge ------------------------------------
 template <int BLOCK, int ITEMS, class Thread, class Map>
 struct Reduction {
@@ -114,8 +66,8 @@ struct Reduction {
   using Src = gq::ArraySource<double, 2, true>;
   static constexpr int WORDS = sizeof(Acc) / 8;
   static constexpr int FINISHED = std::is_same<Thread, gq::RmsTotalsThread>::value ? 3 : 1; // words Combine::finish writes
-  static constexpr auto last_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, false>;
-  static constexpr auto per_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, true>;
+  static constexpr auto last_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, gq::PoisonedLastBlock>;
+  static constexpr auto per_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, gq::BlockPartials>;
   Src src;
   int grid;
   // Two mapped partial buffers (host merge) and the finished value (last block).
@@ -123,24 +75,25 @@ struct Reduction {
   Graph *g_last = nullptr, *g_parts[2] = {nullptr, nullptr};
   int turn = 0;
 
-  Reduction(const double *a, const double *b, size_t n, void *scratch, unsigned *counter, double *d_finished)
+  Reduction(const double *a, const double *b, size_t n, void *scratch, void *lite_scratch, unsigned *counter,
+            double *d_finished)
   {
     src = Src{a, b, n, 0};
     const long long tile = (long long)BLOCK * ITEMS;
     const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
     const long long g = (long long)gq::resident_per_sm((const void *)last_block, BLOCK) * sms;
     grid = (int)std::max(1LL, std::min(g, tiles));
-    Acc *s = static_cast<Acc *>(scratch), *unused = s;
+    Acc *s = static_cast<Acc *>(scratch), *ls = static_cast<Acc *>(lite_scratch);
     gq::Completion none{nullptr, nullptr};
-    g_last = new Graph([&] {
-      last_block<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, unused, d_finished, none);
+    g_last = new Graph(stream, [&] {
+      last_block<<<grid, BLOCK, 0, stream>>>(src, Map(), ls, counter, ls, d_finished, none);
     });
     for (int k = 0; k < 2; k++) {
       CHECK(cudaHostAlloc((void **)&h_parts[k], (size_t)grid * sizeof(Acc), cudaHostAllocMapped));
       CHECK(cudaHostGetDevicePointer((void **)&d_parts[k], h_parts[k], 0));
       poison(reinterpret_cast<ull *>(h_parts[k]), (size_t)grid * WORDS);
       Acc *out = d_parts[k];
-      g_parts[k] = new Graph([&] {
+      g_parts[k] = new Graph(stream, [&] {
         per_block<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, out, nullptr, none);
       });
     }
@@ -152,10 +105,10 @@ struct Reduction {
     turn ^= 1;
     g_parts[k]->launch();
     poison(reinterpret_cast<ull *>(h_parts[turn]), (size_t)grid * WORDS); // while the kernel runs
-    spin_words(reinterpret_cast<const volatile ull *>(h_parts[k]), (size_t)grid * WORDS);
+    spin_words(stream, reinterpret_cast<const volatile ull *>(h_parts[k]), (size_t)grid * WORDS);
     return h_parts[k];
   }
-  // The library's one-shot sum and dot: wait for the partials, then merge.
+  // Wait for the partials, then merge.
   Acc host_merge() { return gq::host_last_block_merge<BLOCK>(host_partials(), (unsigned)grid, Combine(), Combine::identity()); }
 };
 
@@ -180,12 +133,14 @@ int main(int argc, char **argv)
 
   const size_t NMAX = (size_t)1 << 22;
   double *a, *b, *d_fin, *h_value, *d_value;
-  void *scratch;
+  void *scratch, *lite_scratch;
   unsigned *counter;
   CHECK(cudaMalloc(&a, NMAX * 8));
   CHECK(cudaMalloc(&b, NMAX * 8));
   CHECK(cudaMalloc(&d_fin, 64));
   CHECK(cudaMalloc(&scratch, 4096 * 64));
+  CHECK(cudaMalloc(&lite_scratch, 4096 * 64));
+  poison_device<<<64, 256, 0, stream>>>(static_cast<ull *>(lite_scratch), 4096 * 8);
   CHECK(cudaMalloc(&counter, 4));
   CHECK(cudaMemset(counter, 0, 4));
   CHECK(cudaHostAlloc((void **)&h_value, 64 * 1024, cudaHostAllocMapped));
@@ -198,27 +153,27 @@ int main(int argc, char **argv)
 
   printf("the floor (no data), graph replayed, host spins:\n");
   {
-    Graph one([&] { one_value<<<1, 32, 0, stream>>>(d_value); });
+    Graph one(stream, [&] { one_value<<<1, 32, 0, stream>>>(d_value); });
     row("1 block writes a value", host_time(reps, [&] {
           vw[0] = POISON;
           one.launch();
-          spin_words(vv, 1);
+          spin_words(stream, vv, 1);
         }));
     for (int g : {132, 264}) {
-      Graph parts([&] { block_values<<<g, 256, 0, stream>>>(d_value); });
-      Graph ticket([&] { ticket_value<<<g, 256, 0, stream>>>(counter, d_value); });
+      Graph parts(stream, [&] { block_values<<<g, 256, 0, stream>>>(d_value); });
+      Graph ticket(stream, [&] { ticket_value<<<g, 256, 0, stream>>>(counter, d_value); });
       char what[120];
       snprintf(what, sizeof what, "%d blocks write a value each, host waits for all", g);
       row(what, host_time(reps, [&] {
             poison(vw, g);
             parts.launch();
-            spin_words(vv, g);
+            spin_words(stream, vv, g);
           }));
       snprintf(what, sizeof what, "%d blocks take a ticket, the last writes the value", g);
       row(what, host_time(reps, [&] {
             vw[0] = POISON;
             ticket.launch();
-            spin_words(vv, 1);
+            spin_words(stream, vv, 1);
           }));
     }
     // Host cost of the launch call itself: runtime against driver entry point.
@@ -232,19 +187,19 @@ int main(int argc, char **argv)
       double t0 = now_us();
       one.launch();
       rt.push_back(now_us() - t0);
-      spin_words(vv, 1);
+      spin_words(stream, vv, 1);
       vw[0] = POISON;
       t0 = now_us();
       cu_graph_launch((CUgraphExec)one.exec, (CUstream)stream);
       drv.push_back(now_us() - t0);
-      spin_words(vv, 1);
+      spin_words(stream, vv, 1);
     }
     row("  cudaGraphLaunch call alone", stat_of(rt));
     row("  cuGraphLaunch (driver entry point) call alone", stat_of(drv));
     row("1 block writes a value, launched by cuGraphLaunch", host_time(reps, [&] {
           vw[0] = POISON;
           cu_graph_launch((CUgraphExec)one.exec, (CUstream)stream);
-          spin_words(vv, 1);
+          spin_words(stream, vv, 1);
         }));
   }
 
@@ -263,7 +218,7 @@ int main(int argc, char **argv)
       constexpr int W = R::FINISHED;
       poison(vw, W);
       red.g_last->launch();
-      spin_words(vv, W);
+      spin_words(stream, vv, W);
       double last[W], host[W];
       memcpy(last, h_value, sizeof last);
       R::Combine::finish(red.host_merge(), host, n);
@@ -276,7 +231,7 @@ int main(int argc, char **argv)
       row(what, host_time(reps, [&] {
             poison(vw, W);
             red.g_last->launch();
-            spin_words(vv, W);
+            spin_words(stream, vv, W);
           }));
       volatile double sink;
       snprintf(what, sizeof what, "%s grid %d, host merge", name, red.grid);
@@ -288,12 +243,12 @@ int main(int argc, char **argv)
       row(what, host_time(reps, [&] { sink = reinterpret_cast<const double *>(red.host_partials())[0]; }));
       (void)sink;
     };
-    Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, scratch, counter, d_value);
-    Reduction<256, 8, RmsTotalsThread, Difference> rms(a, b, n, scratch, counter, d_value);
+    Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, scratch, lite_scratch, counter, d_value);
+    Reduction<256, 8, RmsTotalsThread, Difference> rms(a, b, n, scratch, lite_scratch, counter, d_value);
     rows(dot, "dot 256x8");
     rows(rms, "rms 256x8");
-    // The library on the same data: its one-shot dot is this host merge and
-    // its rms this last block, at the same shape, so the bits agree too.
+    // The library on the same data: its one-shot calls are this last block
+    // at the same shape, so the bits agree too.
     double v;
     gq_rms_result r;
     const gq_csum m = dot.host_merge();
@@ -301,7 +256,7 @@ int main(int argc, char **argv)
     row("library gq_dot", host_time(reps, [&] { gq_dot(lib, n, a, b, &v); }));
     const gq_rms_lite q = rms.host_merge();
     double rr, rel;
-    gq_rms_values(q.sq.s + q.sq.c, q.ref.s + q.ref.c, n, &rr, &rel);
+    gq_rms_values(q.sq, q.ref, n, &rr, &rel);
     mismatches += !(gq_rms_diff(lib, n, a, b, &r) == GQ_SUCCESS && bits(r.rms) == bits(rr) && bits(r.relative) == bits(rel));
     row("library gq_rms_diff", host_time(reps, [&] { gq_rms_diff(lib, n, a, b, &r); }));
     printf("  library: dot %.17g, rms %.17g (mismatches so far: %d)\n", v, r.rms, mismatches);
@@ -310,25 +265,13 @@ int main(int argc, char **argv)
   printf("device time per kernel, 20 graph replays per event pair (n = 2^20):\n");
   {
     auto device_row = [&](const char *what, const Graph &g) {
-      std::vector<double> t;
-      for (int r = -3; r < reps / 4; r++) {
-        CHECK(cudaEventRecord(ev0, stream));
-        for (int k = 0; k < 20; k++)
-          g.launch();
-        CHECK(cudaEventRecord(ev1, stream));
-        CHECK(cudaEventSynchronize(ev1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
-        if (r >= 0)
-          t.push_back(1e3 * ms / 20);
-      }
-      row(what, stat_of(t));
+      row(what, device_time(g, ev0, ev1, reps / 4));
     };
-    Graph one([&] { one_value<<<1, 32, 0, stream>>>(d_fin); });
+    Graph one(stream, [&] { one_value<<<1, 32, 0, stream>>>(d_fin); });
     device_row("1 block writes a value (device memory)", one);
-    Graph parts([&] { block_values<<<264, 256, 0, stream>>>(d_fin); });
+    Graph parts(stream, [&] { block_values<<<264, 256, 0, stream>>>(d_fin); });
     device_row("264 blocks write a value each", parts);
-    Graph ticket([&] { ticket_value<<<264, 256, 0, stream>>>(counter, d_fin); });
+    Graph ticket(stream, [&] { ticket_value<<<264, 256, 0, stream>>>(counter, d_fin); });
     device_row("264 blocks take a ticket, the last writes", ticket);
     using Src = ArraySource<double, 2, true>;
     const size_t n = 1 << 20;
@@ -340,13 +283,18 @@ int main(int argc, char **argv)
     auto dot_device_rows = [&](auto block, const char *shape) {
       constexpr int B = decltype(block)::value;
       const int grid = (int)(n / 2 / (B * 8));
-      auto dl = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, false>;
-      auto dp = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, true>;
+      auto dl = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, LastBlock>;
+      auto dp = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, BlockPartials>;
       char what[120];
-      Graph gl([&] { dl<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
-      snprintf(what, sizeof what, "dot 2^20 %s, last block", shape);
+      Graph gl(stream, [&] { dl<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
+      snprintf(what, sizeof what, "dot 2^20 %s, last block with fences", shape);
       device_row(what, gl);
-      Graph gp([&] { dp<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
+      auto du = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, PoisonedLastBlock>;
+      gq_csum *ls = static_cast<gq_csum *>(lite_scratch);
+      Graph gu(stream, [&] { du<<<grid, B, 0, stream>>>(src, ExactProduct(), ls, counter, ls, d_fin, none); });
+      snprintf(what, sizeof what, "dot 2^20 %s, last block without fences (poisoned)", shape);
+      device_row(what, gu);
+      Graph gp(stream, [&] { dp<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
       snprintf(what, sizeof what, "dot 2^20 %s, block partials (device memory)", shape);
       device_row(what, gp);
     };

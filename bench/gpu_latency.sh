@@ -5,7 +5,8 @@
 # bench/bench_latency (where a one-shot call's time goes), bench/bench_reduce
 # (gq_dot / gq_rms_diff against cuBLAS and CUB) and `gpuquad bench`'s
 # production path against CUB.  Logs go to $OUT; the summary is printed last.
-#   sh bench/gpu_latency.sh [steps]   steps: any of build check sanitize bench (default: all)
+#   sh bench/gpu_latency.sh [steps]   steps: any of build check sanitize bench grid
+#   (default: all but grid, bench/bench_grid's experiments)
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -17,10 +18,12 @@ has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader)"
 say "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
+# GSL from .gpu/ (../shared/gpu/README.md), for the build and for the tests that run it.
+if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
+
 if has build; then
-  if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
   t0=$(date +%s)
-  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j16 && make -j16 bench/bench_latency bench/bench_reduce bench/bench_merge \
+  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j16 && make -j16 bench/bench_latency bench/bench_reduce bench/bench_merge bench/bench_grid \
       tests/t_launch_gpu tests/t_reduce_gpu examples/jacobi; } >"$OUT/build.log" 2>&1
   say "build: exit $? in $(( $(date +%s) - t0 )) s"
 fi
@@ -64,5 +67,11 @@ if has bench; then
   grep -E "n=2\^(10|20|28)" "$OUT/bench-reduce.txt" >>"$S"
   say "---- gpuquad bench (CUDA events, medians of 200)"
   grep -hE "^ ?(17|19) " "$OUT/bench-prod-1.txt" "$OUT/bench-prod-2.txt" >>"$S"
+fi
+if has grid; then
+  bench/bench_grid 400 >"$OUT/bench-grid.txt" 2>&1
+  say "bench_grid: exit $?"
+  say "---- bench_grid"
+  cat "$OUT/bench-grid.txt" >>"$S"
 fi
 cat "$S"

@@ -17,8 +17,10 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 say "gpu: $(tail -1 "$OUT/gpu.txt")"
 say "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 
+# GSL from .gpu/ (../shared/gpu/README.md), for the build and for the tests that run it.
+if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
+
 if has build; then
-  if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
   t0=$(date +%s)
   { autoreconf -fi && ./configure --with-cuda-arch=sm_90 NVCCFLAGS="-O3 -Xptxas -v" &&
     make -j16; } >"$OUT/build.log" 2>&1

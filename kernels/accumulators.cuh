@@ -200,8 +200,8 @@ struct StatsCombine {
 // and gq_rms_diff (result written into mapped host memory) and their
 // asynchronous forms (result left in device memory).  They carry only what
 // the finished value needs through the block tree — the compensated pair
-// (2 words instead of SumThread's 7), the two compensated sums of squares
-// and the maximum (5 instead of RmsThread's 8) — and never classify: NaN and
+// (2 words instead of SumThread's 7), the two sums of squares and the
+// maximum (3 instead of RmsThread's 8) — and never classify: NaN and
 // Inf propagate into the finished value, and the host reruns the full
 // accumulator when it sees one (src/lib/reduce.c).  Adds and merges are the
 // full accumulators' own (the rms below excepted), so on the same grid the
@@ -224,19 +224,34 @@ struct SumLiteCombine : CsumMerge {
 };
 
 // The lite rms sums squares, which are never negative, so it need not pay
-// for a TwoSum per element: a thread adds a tile's squares with fma (the
-// square exact inside it, one rounding per term) into plain partials, and
-// folds them into its compensated sums once per tile (flush, called by the
-// engine after every whole tile).  A partial of k non-negative terms is
-// within k u of its exact value relatively, whatever the data, and
-// round-to-nearest errors of different tiles do not add up; per element that
-// is 4 FP64 operations instead of RmsThread's 20 (sub, two fma, max), which
-// at 2^20 elements is the difference between a latency of ~10.6 us and
-// ~9.5 us (BENCHMARKS.md).  The finished values agree with the full
-// accumulator's to within an ulp or two, not to the bit.
+// for compensation where it is dear:
+//   - a thread adds a tile's squares with fma (the square exact inside it,
+//     one rounding per term) into plain partials, and folds them into its
+//     compensated sums once per tile (flush, called by the engine after every
+//     whole tile): per element 4 FP64 operations instead of RmsThread's 20
+//     (sub, two fma, max) — at 2^20 elements a latency of ~9.5 us instead of
+//     ~10.6 (BENCHMARKS.md);
+//   - the thread's compensated sums are rounded once, and the block and grid
+//     trees add plain doubles: a tree level is then 3 words shuffled and 2
+//     additions instead of 5 words and 2 TwoSums, and at 2^20 the kernel
+//     takes 5.7 us instead of 6.6 (bench/bench_grid.cu).
+// Without cancellation, a sum whose every term goes through at most d
+// roundings is within d u of exact relatively (u = 2^-53), whatever the
+// data.  For the sum of squared differences d <= L + 38, L = 16 (doubles) or
+// 32 (floats) terms per tile and thread: a - b (2, squared), the fma chain
+// with the head or tail element (L + 2), the compensated tiles (2), the
+// rounding to a double (1), the block tree (8), the last block's serial
+// folds (15 at the 4096-block cap; 4 on an H200) and its tree (8); the sum
+// of squared references has no a - b.  So the rms, sqrt(S / n), is within
+// (L + 42) / 2 u of exact — 29 u for doubles, 37 u for floats — and the
+// relative change, sqrt(S / R), within (L + 40) u (56 u, 72 u), with room
+// for the second-order terms; tests/reduce_ref.h holds the GPU to these.
+// The full accumulator's are within 8 u; on random data the two differ by
+// an ulp or two.
 struct gq_rms_lite {
-  gq_csum sq, ref;
-  double max_abs;
+  double sq;      // sum of (a - b)^2
+  double ref;     // sum of a^2
+  double max_abs; // max |a - b|
 };
 //
 // The maximum of |a - b| is kept as the largest bit pattern: for doubles
@@ -246,9 +261,9 @@ struct gq_rms_lite {
 // above every number, so a NaN shows in the maximum too — the one-shot call
 // then reruns the full accumulator, which classifies it.
 struct RmsLiteThread {
-  gq_rms_lite r = {{0.0, 0.0}, {0.0, 0.0}, 0.0};
-  double sq = 0.0, ref = 0.0;     // this tile's plain partials
-  unsigned long long max_bits = 0; // the largest |a - b| so far, as bits
+  gq_csum sq_sum = {0.0, 0.0}, ref_sum = {0.0, 0.0}; // the tiles so far
+  double sq = 0.0, ref = 0.0;                       // this tile's plain partials
+  unsigned long long max_bits = 0;                  // the largest |a - b| so far, as bits
   template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
   {
     sq = fma(t.d, t.d, sq);
@@ -258,27 +273,26 @@ struct RmsLiteThread {
   }
   __device__ __forceinline__ void flush()
   {
-    gq_csum_add(&r.sq, sq);
-    gq_csum_add(&r.ref, ref);
+    gq_csum_add(&sq_sum, sq);
+    gq_csum_add(&ref_sum, ref);
     sq = ref = 0.0;
   }
   __device__ gq_rms_lite result() const
   {
     RmsLiteThread t = *this;
     t.flush();
-    t.r.max_abs = __longlong_as_double((long long)max_bits);
-    return t.r;
+    return gq_rms_lite{t.sq_sum.s + t.sq_sum.c, t.ref_sum.s + t.ref_sum.c, __longlong_as_double((long long)max_bits)};
   }
 };
 struct RmsLiteCombine {
   __host__ __device__ __forceinline__ gq_rms_lite operator()(gq_rms_lite a, const gq_rms_lite &b) const
   {
-    gq_csum_merge(&a.sq, b.sq);
-    gq_csum_merge(&a.ref, b.ref);
+    a.sq += b.sq;
+    a.ref += b.ref;
     a.max_abs = b.max_abs > a.max_abs || b.max_abs != b.max_abs ? b.max_abs : a.max_abs; // NaN wins
     return a;
   }
-  __host__ __device__ static gq_rms_lite identity() { return gq_rms_lite{{0.0, 0.0}, {0.0, 0.0}, 0.0}; }
+  __host__ __device__ static gq_rms_lite identity() { return gq_rms_lite{0.0, 0.0, 0.0}; }
   // Nothing was classified: n is every pair (count), as RmsThread counts it.
   __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t count)
   {
@@ -286,7 +300,7 @@ struct RmsLiteCombine {
     r.n = count;
     r.nan_count = 0;
     r.inf_count = 0;
-    gq_rms_values(a.sq.s + a.sq.c, a.ref.s + a.ref.c, count, &r.rms, &r.relative);
+    gq_rms_values(a.sq, a.ref, count, &r.rms, &r.relative);
     r.max_abs = a.max_abs;
     *static_cast<gq_rms_result *>(out) = r;
   }
@@ -302,8 +316,8 @@ struct RmsTotalsCombine : RmsLiteCombine {
   __host__ __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t)
   {
     double *t = static_cast<double *>(out);
-    t[0] = a.sq.s + a.sq.c;
-    t[1] = a.ref.s + a.ref.c;
+    t[0] = a.sq;
+    t[1] = a.ref;
     t[2] = a.max_abs;
   }
 };

@@ -3,15 +3,13 @@
 // array_reduce_kernel): one launch per call (through launch_cache.cu, so a
 // repeated call replays a graph), the result where the caller needs it:
 //
-//   one-shot sum and dot (gq_cuda_array_finish): the lite accumulator;
-//     every block writes its partial into mapped host memory and the host
-//     merges them in the last block's order as it waits (no ticket, no
-//     last block: 1.8 us less device time at 2^20, BENCHMARKS.md);
-//   one-shot rms: the lite accumulator, merged by the last block, its
-//     totals written into mapped host memory and finished by the host;
-//   asynchronous forms (gq_cuda_array_async): the lite accumulator, merged
-//     by the last block and finished into the caller's device memory,
-//     nothing waited for — the same grid and merge order, so the same bits;
+//   one-shot sum, dot and rms (gq_cuda_array_finish): the lite accumulator,
+//     merged by the last block without fences (PoisonedLastBlock,
+//     last_block.cuh) and finished into mapped host memory, which the host
+//     spins on;
+//   asynchronous forms (gq_cuda_array_async): the same kernel finished into
+//     the caller's device memory, nothing waited for — the same grid and
+//     merge order, so the same bits;
 //   the full accumulator (gq_cuda_array_reduce: accumulate calls, stats, the
 //     classifying rerun after a NaN or Inf): into mapped host memory, then a
 //     ticket the host spins on — or, timed, into a device slot and copied;
@@ -30,24 +28,24 @@
 #include "array_reduce_kernel.cuh"
 #include "../src/lib/reduce_acc.h"
 
+static_assert(GQ_POISON == gq::POISON_WORD, "one poison for mapped memory and the lite scratch");
+
 namespace {
 
 // Where a launch leaves its result.
 struct Target {
-  void *result;               // the accumulator (device slot or mapped host memory), or
-                              // with block partials, one per block
+  void *result;               // the accumulator (device slot or mapped host memory)
   void *finished;             // the finished value (lite accumulators), or nullptr
   gq::Completion completion;  // the ticket raised after the result, or {nullptr, nullptr}
-  int *grid;                  // where to report the grid (block partials), or nullptr
 };
 
-template <class Policy, bool CLASSIFY, bool PARTIALS, class Source, class Map, class Thread>
+template <class Policy, bool CLASSIFY, class Grid, class Source, class Map, class Thread>
 int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &target)
 {
   using Acc = typename gq::CombineOf<Thread>::acc;
   auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread,
-                                        PARTIALS>;
-  // The grid is sized from the last-block form even for block partials, so
+                                        Grid>;
+  // The grid is sized from the last-block form whatever the grid level, so
   // that the one-shot and asynchronous forms of a reduction have the same
   // grid, and so the same bits.
   auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
@@ -64,7 +62,9 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &ta
   if (grid > gq::ARRAY_MAX_BLOCKS)
     grid = gq::ARRAY_MAX_BLOCKS;
   Map map;
-  Acc *scratch = static_cast<Acc *>(st->d_partials), *result = static_cast<Acc *>(target.result);
+  static_assert(!Grid::POISONED || sizeof(Acc) <= GQ_LITE_PART_BYTES, "d_lite_partials holds the partial");
+  Acc *scratch = static_cast<Acc *>(Grid::POISONED ? st->d_lite_partials : st->d_partials);
+  Acc *result = static_cast<Acc *>(target.result);
   unsigned *counter = st->d_counter;
   void *finished = target.finished;
   gq::Completion completion = target.completion;
@@ -81,12 +81,10 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &ta
   key.ptr[5] = completion.seq;
   key.word[0] = src.n;
   key.word[1] = (uint64_t)src.head;
-  if (target.grid)
-    *target.grid = (int)grid;
   return gq_launch(st, key, args, stream);
 }
 
-template <class Policy, class Map, class Thread, class T, int ARRAYS, bool PARTIALS = false>
+template <class Policy, class Map, class Thread, class T, int ARRAYS, class Grid = gq::LastBlock>
 int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target)
 {
   const T *a = static_cast<const T *>(p->x), *b = static_cast<const T *>(p->y);
@@ -95,19 +93,18 @@ int dispatch(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, c
   const int head = gq::misaligned_head(a, p->n);
   if (ARRAYS == 2 && gq::misaligned_head(b, p->n) != head) { // no common vector alignment
     gq::ArraySource<T, ARRAYS, false> src{a, ARRAYS == 2 ? b : nullptr, p->n, 0};
-    return p->classify ? enqueue<Policy, true, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target)
-                       : enqueue<Policy, false, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target);
+    return p->classify ? enqueue<Policy, true, Grid, decltype(src), Map, Thread>(st, src, stream, target)
+                       : enqueue<Policy, false, Grid, decltype(src), Map, Thread>(st, src, stream, target);
   }
   gq::ArraySource<T, ARRAYS, true> src{a, ARRAYS == 2 ? b : nullptr, p->n, head};
-  return p->classify ? enqueue<Policy, true, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target)
-                     : enqueue<Policy, false, PARTIALS, decltype(src), Map, Thread>(st, src, stream, target);
+  return p->classify ? enqueue<Policy, true, Grid, decltype(src), Map, Thread>(st, src, stream, target)
+                     : enqueue<Policy, false, Grid, decltype(src), Map, Thread>(st, src, stream, target);
 }
 
 // The accumulator: FULL (every count, classifying when asked), LITE
-// (finished on the device: sum, dot, rms), TOTALS (the lite rms, finished to
-// its three totals, which the host finishes) or PARTIALS (the lite sum's and
-// dot's block partials, which the host merges).
-enum Form { FULL, LITE, TOTALS, PARTIALS };
+// (finished on the device: sum, dot, rms) or TOTALS (the lite rms, finished
+// to its three totals, which the host finishes).
+enum Form { FULL, LITE, TOTALS };
 
 template <class T>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const Target &target, Form form)
@@ -115,23 +112,21 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, co
   if (form != FULL && (p->classify || p->kind == GQ_REDUCE_STATS))
     return gq_fail(GQ_EINVAL, "data reduction: no finished form of this reduction");
   if (form == TOTALS && p->kind == GQ_REDUCE_RMS)
-    return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2>(st, p, stream, target);
-  if (form == PARTIALS && p->kind == GQ_REDUCE_SUM)
-    return dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1, true>(st, p, stream, target);
-  if (form == PARTIALS && p->kind == GQ_REDUCE_DOT)
-    return dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, true>(st, p, stream, target);
-  if (form == TOTALS || form == PARTIALS)
+    return dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsTotalsThread, T, 2, gq::PoisonedLastBlock>(st, p, stream,
+                                                                                                       target);
+  if (form == TOTALS)
     return gq_fail(GQ_EINVAL, "data reduction: no such one-shot form");
   const bool lite = form == LITE;
+  using Lite = gq::PoisonedLastBlock; // the lite accumulators are made of doubles
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return lite ? dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1>(st, p, stream, target)
+    return lite ? dispatch<gq::SumLitePolicy, gq::Identity, gq::SumLiteThread, T, 1, Lite>(st, p, stream, target)
                 : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, target);
   case GQ_REDUCE_DOT:
-    return lite ? dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2>(st, p, stream, target)
+    return lite ? dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, Lite>(st, p, stream, target)
                 : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_RMS:
-    return lite ? dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsLiteThread, T, 2>(st, p, stream, target)
+    return lite ? dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsLiteThread, T, 2, Lite>(st, p, stream, target)
                 : dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_STATS:
     return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, target);
@@ -168,27 +163,6 @@ template <class Done> int spin(gq_cuda_state *st, Done done)
   return GQ_SUCCESS;
 }
 
-// The host's share of a one-shot reduction: wait until no word of the block
-// partials in buffer k holds the poison (each word is written once), then
-// merge them as the last block would (last_block.cuh).  Merging each warp's
-// partials as they arrived measured no faster: the blocks finish together.
-template <class Policy, class Combine, class Acc>
-int merge_block_parts(gq_cuda_state *st, int k, int grid, Acc *total)
-{
-  const volatile uint64_t *w = static_cast<const volatile uint64_t *>(st->h_block_parts[k]);
-  const size_t words = (size_t)grid * sizeof(Acc) / 8;
-  size_t i = 0;
-  const int status = spin(st, [&] {
-    while (i < words && w[i] != GQ_POISON)
-      i++;
-    return i == words;
-  });
-  if (status == GQ_SUCCESS)
-    *total = gq::host_last_block_merge<Policy::BLOCK>(static_cast<const Acc *>(st->h_block_parts[k]), (unsigned)grid,
-                                                      Combine(), Combine::identity());
-  return status;
-}
-
 } // namespace
 
 int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int k)
@@ -209,60 +183,45 @@ extern "C" int gq_cuda_array_async(gq_cuda_state *st, const gq_array_reduce *p, 
   return run(st, p, st->stream, Target{slot(st, 2), d_finished, gq::Completion{nullptr, nullptr}}, LITE);
 }
 
-// One-shot sum and dot (out: a double): every block writes its partial (a
-// compensated pair) into one of the two mapped buffers, poisoned beforehand
-// (GQ_POISON: every word is arithmetic's, so a word that no longer holds it
-// has been written), and the host merges them in the last block's order as
-// they come in; while the kernel runs it poisons what the previous call read
-// of the other buffer.  No ticket and no last block: at 2^20 that is
-// 8.0-8.5 us against 9.2-9.5 (bench/bench_merge.cu).
-//
-// One-shot rms (out: a gq_rms_result): its partials are 40 bytes, and
-// reading 256 of them as they arrive over PCIe cost the host 1-2 us on some
-// machines, more than the last block does; so the last block merges them
-// and writes the three totals (sums of squared differences and of squared
-// references, max |a - b|) into mapped host memory, poisoned beforehand, and
-// the host finishes them with the device's own gq_rms_values.  The counts of
-// an rms result are the host's: n pairs, none of them classified.
+// One-shot sum, dot and rms: the lite kernel's last block writes the
+// finished value into mapped host memory, poisoned beforehand (GQ_POISON:
+// every word is arithmetic's, so a word that no longer holds it has been
+// written), and the host spins on it — no ticket, no copy, no stream sync.
+// For rms it writes the three totals (sums of squared differences and of
+// squared references, max |a - b|) and the host finishes them with the
+// device's own gq_rms_values, a few hundred cycles sooner than the device
+// would; the counts of an rms result are the host's: n pairs, none of them
+// classified.  A sum or a dot is one double (out: a double).
 extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p, void *out)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
-  if (p->kind == GQ_REDUCE_RMS) {
-    volatile uint64_t *w = static_cast<volatile uint64_t *>(st->h_mapped);
-    for (int k = 0; k < 3; k++)
-      w[k] = GQ_POISON;
-    int status = run(st, p, st->stream, Target{slot(st, 2), st->d_mapped, gq::Completion{nullptr, nullptr}, nullptr},
-                     TOTALS);
-    if (status == GQ_SUCCESS)
-      status = spin(st, [&] { return w[0] != GQ_POISON && w[1] != GQ_POISON && w[2] != GQ_POISON; });
-    if (status != GQ_SUCCESS)
-      return status;
-    const double *t = static_cast<const double *>(st->h_mapped); // sum (a-b)^2, sum a^2, max |a-b|
-    gq_rms_result *o = static_cast<gq_rms_result *>(out);
-    o->n = p->n;
-    o->nan_count = o->inf_count = 0;
-    gq_rms_values(t[0], t[1], p->n, &o->rms, &o->relative);
-    o->max_abs = t[2];
-    return GQ_SUCCESS;
-  }
-  const int k = st->block_parts_turn;
-  int grid = 0;
-  int status = run(st, p, st->stream, Target{st->d_block_parts[k], nullptr, gq::Completion{nullptr, nullptr}, &grid},
-                   PARTIALS);
+  const bool rms = p->kind == GQ_REDUCE_RMS;
+  const int words = rms ? 3 : 1;
+  volatile uint64_t *w = static_cast<volatile uint64_t *>(st->h_mapped);
+  for (int k = 0; k < words; k++)
+    w[k] = GQ_POISON;
+  int status = run(st, p, st->stream, Target{slot(st, 2), st->d_mapped, gq::Completion{nullptr, nullptr}},
+                   rms ? TOTALS : LITE);
+  if (status == GQ_SUCCESS)
+    status = spin(st, [&] {
+      for (int k = 0; k < words; k++)
+        if (w[k] == GQ_POISON)
+          return false;
+      return true;
+    });
   if (status != GQ_SUCCESS)
     return status;
-  st->block_parts_dirty[k] = (size_t)grid * sizeof(gq_csum) / 8;
-  st->block_parts_turn = k ^ 1;
-  uint64_t *other = static_cast<uint64_t *>(st->h_block_parts[k ^ 1]);
-  for (size_t i = 0; i < st->block_parts_dirty[k ^ 1]; i++)
-    other[i] = GQ_POISON;
-  st->block_parts_dirty[k ^ 1] = 0;
-  gq_csum total;
-  status = p->kind == GQ_REDUCE_SUM ? merge_block_parts<gq::SumLitePolicy, gq::SumLiteCombine>(st, k, grid, &total)
-                                    : merge_block_parts<gq::DotLitePolicy, gq::SumLiteCombine>(st, k, grid, &total);
-  if (status == GQ_SUCCESS)
-    gq::SumLiteCombine::finish(total, out, p->n);
-  return status;
+  const double *t = static_cast<const double *>(st->h_mapped);
+  if (!rms) {
+    *static_cast<double *>(out) = t[0];
+    return GQ_SUCCESS;
+  }
+  gq_rms_result *o = static_cast<gq_rms_result *>(out);
+  o->n = p->n;
+  o->nan_count = o->inf_count = 0;
+  gq_rms_values(t[0], t[1], p->n, &o->rms, &o->relative); // sum (a-b)^2, sum a^2
+  o->max_abs = t[2];
+  return GQ_SUCCESS;
 }
 
 extern "C" int gq_cuda_array_reduce(gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)

@@ -21,13 +21,12 @@ namespace gq {
 // the scalar tail to the last block.  Element indices (for min/max and the
 // first NaN) are 64-bit and absolute within the arrays.
 //
-// The grid level: the last-block merge into *result (and `finished`), or,
-// with BLOCK_PARTIALS, none on the device: block b writes its total to
-// result[b] (mapped host memory for a one-shot call) and the host merges
-// them with host_last_block_merge (last_block.cuh), in the last block's
-// order, so the bits are the same.
+// The grid level (Grid, last_block.cuh): the last-block merge into *result
+// (and `finished`), with fences (LastBlock: any accumulator) or against a
+// poisoned scratch (PoisonedLastBlock: the lite ones, made of doubles).  The
+// benches plug in others (bench/host_merge.cuh, bench/bench_grid.cu).
 template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Source, class Map, class Thread,
-          bool BLOCK_PARTIALS = false>
+          class Grid = LastBlock>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratch, unsigned *counter,
                     typename CombineOf<Thread>::acc *result, void *finished, Completion completion)
@@ -91,12 +90,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   }
 
   auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
-  if (BLOCK_PARTIALS) {
-    if (threadIdx.x == 0)
-      result[blockIdx.x] = acc;
-    return;
-  }
-  last_block_merge<BLOCK>(acc, scratch, counter, result, Combine(), Combine::identity(), finished, completion, src.n);
+  Grid::template finish<BLOCK, Combine>(acc, scratch, counter, result, finished, completion, src.n);
 }
 
 } // namespace gq

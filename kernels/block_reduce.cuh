@@ -14,7 +14,7 @@ namespace gq {
 // reuse).  The second level folds only the WARPS * KEYS warp partials: with
 // 8 warps that is 3 shuffle levels instead of 5, each a dependent merge on
 // the path from the last warp's partial to the block's total.  The merge
-// order (host_last_block_merge in last_block.cuh replays it) is: lane l+d
+// order (bench/host_merge.cuh's host_last_block_merge replays it) is: lane l+d
 // into lane l for d = 16, ..., KEYS within each warp, then the same over the
 // warp partials from d = WARPS * KEYS / 2.
 template <int BLOCK, int KEYS = 1, class T, class Op>

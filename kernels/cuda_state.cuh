@@ -8,11 +8,11 @@
 #include "../src/lib/compensated.h"
 
 enum { GQ_CUDA_ACC_SLOTS = 8 };
-// The block partial of a one-shot sum or dot (a compensated pair), in 8-byte
-// words.
-enum { GQ_BLOCK_PART_WORDS = 2 };
-// What an unwritten word of mapped memory holds: a signalling NaN, which no
-// arithmetic produces (a NaN it makes is quiet) and no count reaches.
+// Room for the largest lite accumulator's partial (array_reduce.cu checks).
+enum { GQ_LITE_PART_BYTES = 64 };
+// What an unwritten word of mapped memory (and of d_lite_partials) holds: a
+// signalling NaN, which no arithmetic produces (a NaN it makes is quiet) and
+// no count reaches.
 constexpr unsigned long long GQ_POISON = 0x7ff4dead5eed0001ULL;
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
@@ -36,22 +36,17 @@ struct gq_cuda_state {
   // slots, device and pinned host: 0 and 1 for the two chunks a stream has
   // in flight, 2 for synchronous calls (which may run between them).
   void *d_partials;   // gq::ARRAY_MAX_BLOCKS x the largest accumulator
+  void *d_lite_partials; // gq::ARRAY_MAX_BLOCKS x GQ_LITE_PART_BYTES, poisoned between launches
+                         //   (the lite accumulators' unfenced last block, last_block.cuh)
   unsigned *d_counter;
   void *d_result;     // 3 x gq_reduce_acc
   void *h_result;     // 3 x gq_reduce_acc, pinned
   void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the full path's and
-  void *d_mapped;     //   the one-shot rms's last block writes it over PCIe directly
+  void *d_mapped;     //   the one-shot calls' last block writes it over PCIe directly
   unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished full
   unsigned long long *d_seq;           //   reduction, counted on the device (d_seq)
   unsigned long long ticket;           //   and on the host (array_reduce.cu)
   gq_launch_cache *launches;           // NULL until the first cached launch
-
-  // One-shot sum and dot (array_reduce.cu): every block writes its
-  // partial into mapped host memory and the host merges them.  Two buffers
-  // alternate, so the host can poison one while a kernel writes the other.
-  void *h_block_parts[2], *d_block_parts[2]; // gq::ARRAY_MAX_BLOCKS x GQ_BLOCK_PART_WORDS words each
-  size_t block_parts_dirty[2];               // words of each written since it was last poisoned
-  int block_parts_turn;                      // the buffer the next call writes
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <new>
+#include <vector>
 
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
@@ -40,6 +41,12 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaMalloc(&st->d_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
   GQ_CUDA_TRY(cudaMallocHost(&st->h_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
   GQ_CUDA_TRY(cudaMalloc(&st->d_partials, gq::ARRAY_MAX_BLOCKS * sizeof(gq_reduce_acc)));
+  {
+    const size_t words = (size_t)gq::ARRAY_MAX_BLOCKS * GQ_LITE_PART_BYTES / 8;
+    std::vector<unsigned long long> poison(words, GQ_POISON);
+    GQ_CUDA_TRY(cudaMalloc(&st->d_lite_partials, words * 8));
+    GQ_CUDA_TRY(cudaMemcpy(st->d_lite_partials, poison.data(), words * 8, cudaMemcpyHostToDevice));
+  }
   GQ_CUDA_TRY(cudaMalloc(&st->d_counter, sizeof(unsigned)));
   GQ_CUDA_TRY(cudaMemset(st->d_counter, 0, sizeof(unsigned)));
   GQ_CUDA_TRY(cudaMalloc(&st->d_result, 3 * sizeof(gq_reduce_acc)));
@@ -49,14 +56,6 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_done, sizeof *st->h_done, cudaHostAllocMapped));
   GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_done, st->h_done, 0));
   *st->h_done = 0;
-  const size_t part_words = (size_t)gq::ARRAY_MAX_BLOCKS * GQ_BLOCK_PART_WORDS;
-  for (int k = 0; k < 2; k++) {
-    GQ_CUDA_TRY(cudaHostAlloc(&st->h_block_parts[k], part_words * 8, cudaHostAllocMapped));
-    GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_block_parts[k], st->h_block_parts[k], 0));
-    unsigned long long *w = static_cast<unsigned long long *>(st->h_block_parts[k]);
-    for (size_t i = 0; i < part_words; i++)
-      w[i] = GQ_POISON;
-  }
   GQ_CUDA_TRY(cudaMalloc(&st->d_seq, sizeof *st->d_seq));
   GQ_CUDA_TRY(cudaMemset(st->d_seq, 0, sizeof *st->d_seq));
   st->ticket = 0;
@@ -74,6 +73,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->d_acc) cudaFree(st->d_acc);
   if (st->h_acc) cudaFreeHost(st->h_acc);
   if (st->d_partials) cudaFree(st->d_partials);
+  if (st->d_lite_partials) cudaFree(st->d_lite_partials);
   if (st->d_counter) cudaFree(st->d_counter);
   if (st->d_result) cudaFree(st->d_result);
   if (st->h_result) cudaFreeHost(st->h_result);
@@ -81,7 +81,6 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->h_done) cudaFreeHost(st->h_done);
   if (st->d_seq) cudaFree(st->d_seq);
   for (int k = 0; k < 2; k++) {
-    if (st->h_block_parts[k]) cudaFreeHost(st->h_block_parts[k]);
     for (int i = 0; i < 2; i++) {
       if (st->h_stage[k][i]) cudaFreeHost(st->h_stage[k][i]);
       if (st->d_stage[k][i]) cudaFree(st->d_stage[k][i]);

@@ -54,7 +54,7 @@ __device__ __forceinline__ T shfl_xor(T v, int m)
 struct Plus {
   template <class T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; }
 };
-struct CsumMerge { // also run on the host (host_last_block_merge)
+struct CsumMerge { // also run on the host (bench/host_merge.cuh)
   __host__ __device__ __forceinline__ gq_csum operator()(gq_csum a, gq_csum b) const
   {
     gq_csum_merge(&a, b);

@@ -45,6 +45,7 @@ static void run_case(size_t n, size_t ox, size_t oy, int is_float)
   snprintf(label, sizeof label, "gpu %s +%zu/+%zu", is_float ? "float" : "double", ox, oy);
   const void *xd = (const char *)dx + ox * esize, *yd = (const char *)dy + oy * esize;
   const void *hostx_at = (const char *)hostx + ox * esize;
+  lite_rms = 1;
   check_reductions(gpu, label, is_float, n, xd, yd, hx + ox, hy + oy);
 
   /* GPU and CPU backends agree (stats bit for bit where exact). */
