@@ -105,6 +105,26 @@ static int sizes_case(gq_context *ctx, long long n)
   return 0;
 }
 
+/* gq_dot and gq_rms_diff at 2^20 alone: before the peers are set up (no
+ * cuBLAS handle, no 2^28 buffers) and after every size, to show whether the
+ * peers' state moves the library's latency. */
+static int probe(gq_context *ctx, const char *when)
+{
+  const size_t n = (size_t)1 << 20;
+  double *a, *b, g, us_dot, us_rms;
+  gq_rms_result rr;
+  if (gq_alloc(ctx, n * 8, (void **)&a) || gq_alloc(ctx, n * 8, (void **)&b))
+    return fprintf(stderr, "bench_reduce: %s\n", gq_last_error()), 1;
+  gq_generate(ctx, GQ_GEN_UNIFORM, n, 1, a);
+  gq_generate(ctx, GQ_GEN_UNIFORM, n, 2, b);
+  TIME_US(gq_dot(ctx, n, a, b, &g), us_dot);
+  TIME_US(gq_rms_diff(ctx, n, a, b, &rr), us_rms);
+  printf("probe %-28s n=2^20: gq_dot %.2f us, gq_rms_diff %.2f us\n", when, us_dot, us_rms);
+  gq_free(ctx, a);
+  gq_free(ctx, b);
+  return 0;
+}
+
 static int file_case(gq_context *ctx, const char *path, double gib)
 {
   char msg[512];
@@ -155,6 +175,8 @@ int main(int argc, char **argv)
   if (!ctx)
     return fprintf(stderr, "bench_reduce: %s\n", gq_last_error()), 1;
   const long long sizes[] = {1LL << 10, 1LL << 20, 1LL << 28};
+  if (probe(ctx, "before the peers' setup"))
+    return 1;
   if (peer_reduce_setup(sizes[2]) != 0)
     return fprintf(stderr, "bench_reduce: cannot set up cuBLAS/CUB\n"), 1;
   printf("device: %s, %d multiprocessors; host-clock medians of %d synchronous calls after 2 warm-ups\n",
@@ -162,6 +184,8 @@ int main(int argc, char **argv)
   for (int k = 0; k < 3; k++)
     if (sizes_case(ctx, sizes[k]))
       return 1;
+  if (probe(ctx, "after every size"))
+    return 1;
   peer_reduce_teardown();
   if (argc > 2 && file_case(ctx, argv[2], argc > 3 ? atof(argv[3]) : 4.0))
     return 1;
