@@ -43,6 +43,9 @@ if has sanitize; then
     say "compute-sanitizer $tool t_launch_gpu: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
     compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad rms --gen=uniform --n=1000003 --device=cuda >>"$log" 2>&1
     say "compute-sanitizer $tool gpuquad rms: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+    # the full accumulators' last block (with fences)
+    compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad stats --gen=normal --n=1000003 --device=cuda >>"$log" 2>&1
+    say "compute-sanitizer $tool gpuquad stats: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
   done
 fi
 
