@@ -322,6 +322,12 @@ struct RmsTotalsCombine : RmsLiteCombine {
   }
 };
 
+// The kernel whose occupancy sizes a reduction's grid: its own, except that
+// the one-shot rms (totals) is sized as its asynchronous form (finished),
+// so that the two always have the same grid, and so the same bits.
+template <class Thread> struct SizedAs { using type = Thread; };
+template <> struct SizedAs<RmsTotalsThread> { using type = RmsLiteThread; };
+
 template <class Thread> struct CombineOf;
 template <> struct CombineOf<SumThread> { using type = SumCombine; using acc = gq_sum_acc; };
 template <> struct CombineOf<RmsThread> { using type = RmsCombine; using acc = gq_rms_acc; };

@@ -45,10 +45,10 @@ int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &ta
   using Acc = typename gq::CombineOf<Thread>::acc;
   auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread,
                                         Grid>;
-  // The grid is sized from the last-block form whatever the grid level, so
-  // that the one-shot and asynchronous forms of a reduction have the same
-  // grid, and so the same bits.
-  auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread>;
+  // The grid is sized from the kernel SizedAs names (accumulators.cuh): the
+  // one-shot rms as its asynchronous form, so both have the same grid.
+  auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map,
+                                        typename gq::SizedAs<Thread>::type, Grid>;
   const long long tile = (long long)Policy::BLOCK * Policy::ITEMS;
   const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
   // Blocks per multiprocessor, asked once per kernel: the query is a host

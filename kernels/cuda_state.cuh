@@ -9,7 +9,7 @@
 
 enum { GQ_CUDA_ACC_SLOTS = 8 };
 // Room for the largest lite accumulator's partial (array_reduce.cu checks).
-enum { GQ_LITE_PART_BYTES = 64 };
+enum { GQ_LITE_PART_BYTES = 32 };
 // What an unwritten word of mapped memory (and of d_lite_partials) holds: a
 // signalling NaN, which no arithmetic produces (a NaN it makes is quiet) and
 // no count reaches.

@@ -52,10 +52,10 @@ GQ_ARRAY_ROW(DotPolicy, 256, 4, 1)   // two arrays: 128 bytes per thread
 GQ_ARRAY_ROW(RmsPolicy, 256, 4, 1)
 GQ_ARRAY_ROW(StatsPolicy, 256, 4, GQ_STATS_MIN_BLOCKS)
 // The lite accumulators (one-shot and asynchronous sum, dot, rms): 8 items
-// of a dot keep 256 bytes per thread in flight.  The block size also sets
-// how many partials the one-shot sum and dot leave for the host (one per
-// block): 512 threads halve them, but the dot kernel took 5.04-5.12 us
-// against 4.67-4.77 at 256 (H200, 2^20, bench/bench_merge.cu).
+// of a dot keep 256 bytes per thread in flight.  512 threads would halve the
+// partials the last block merges, but the dot kernel took 5.08-5.12 us
+// against 4.80-4.86 at 256 without a grid level, and 6.12-6.15 against
+// 5.87-5.89 with it (H200, 2^20, bench/bench_merge.cu).
 GQ_ARRAY_ROW(SumLitePolicy, 256, 8, 1)
 GQ_ARRAY_ROW(DotLitePolicy, 256, 8, 1)
 GQ_ARRAY_ROW(RmsLitePolicy, 256, 8, 1)
