@@ -95,22 +95,25 @@ static void swap_in_place(void *p, size_t size)
 
 /* Data bytes of n values as <f8, >f8, <f4 or >f4 (host is little-endian in
  * CI; we write little = native and swap for the other). */
+static void put_value(struct bytes *b, double v, int f32, int swap)
+{
+  if (f32) {
+    float x = (float)v;
+    if (swap)
+      swap_in_place(&x, 4);
+    put(b, &x, 4);
+  } else {
+    if (swap)
+      swap_in_place(&v, 8);
+    put(b, &v, 8);
+  }
+}
+
 static void put_values(struct bytes *b, size_t n, int f32, int big)
 {
   int swap = big == gq_host_is_little_endian();
-  for (size_t i = 0; i < n; i++) {
-    if (f32) {
-      float x = (float)value(i);
-      if (swap)
-        swap_in_place(&x, 4);
-      put(b, &x, 4);
-    } else {
-      double x = value(i);
-      if (swap)
-        swap_in_place(&x, 8);
-      put(b, &x, 8);
-    }
-  }
+  for (size_t i = 0; i < n; i++)
+    put_value(b, value(i), f32, swap);
 }
 
 /* magic + version + header length + dict + padding to 64 + '\n' */
@@ -346,8 +349,6 @@ static void test_npy_good(void)
     const char *desc, *dict;
     size_t n;
   } shapes[] = {
-      {"fortran order (3, 4) read in file order",
-       "{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4), }", 12},
       {"3-d (2, 3, 5)", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3, 5), }", 30},
       {"scalar shape ()", "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 1},
       {"empty (0,)", "{'descr': '<f8', 'fortran_order': False, 'shape': (0,), }", 0},
@@ -407,6 +408,168 @@ static void test_npy_good(void)
   tap_ok(good, "npy >f8 swapped into an unaligned buffer");
   gq_reader_close(r);
   free(b.p);
+}
+
+/* ---- Fortran order ----------------------------------------------------- */
+
+/* Data bytes of the array whose C-order flat element c is value(c), written
+ * in Fortran order (first index fastest), as numpy.save writes an F-contiguous
+ * array.  Each file position is turned into its multi-index, and that into
+ * the C-order index, by plain arithmetic independent of the reader's
+ * odometer. */
+static void put_fortran_values(struct bytes *b, const size_t *shape, int ndim, int f32, int big)
+{
+  size_t n = 1;
+  for (int k = 0; k < ndim; k++)
+    n *= shape[k];
+  int swap = big == gq_host_is_little_endian();
+  for (size_t pos = 0; pos < n; pos++) {
+    size_t rest = pos, idx[8];
+    for (int k = 0; k < ndim; k++) {  /* first index fastest */
+      idx[k] = rest % shape[k];
+      rest /= shape[k];
+    }
+    size_t c = 0;
+    for (int k = 0; k < ndim; k++)  /* last index fastest */
+      c = c * shape[k] + idx[k];
+    put_value(b, value(c), f32, swap);
+  }
+}
+
+static void shape_text(char *out, size_t len, const size_t *shape, int ndim)
+{
+  size_t k = (size_t)snprintf(out, len, "(");
+  for (int i = 0; i < ndim && k < len; i++)
+    k += (size_t)snprintf(out + k, len - k, "%zu%s", shape[i],
+                          ndim == 1 ? "," : i + 1 < ndim ? ", " : "");
+  if (k < len)
+    snprintf(out + k, len - k, ")");
+}
+
+static void test_npy_fortran(void)
+{
+  static double want[200000];
+  struct {
+    int ndim;
+    size_t shape[6];
+  } shapes[] = {
+      {2, {2, 3}},       {2, {3, 2}},          {2, {3, 4}},          {3, {2, 3, 4}},
+      {3, {4, 3, 2}},    {4, {2, 3, 2, 5}},    {6, {2, 2, 2, 2, 2, 3}},
+      {3, {2, 1, 3}},    {4, {3, 1, 1, 2}},    {2, {1, 5}},          {2, {5, 1}},
+      {4, {1, 1, 7, 1}}, {1, {9}},             {0, {0}},             {2, {0, 3}},
+      {3, {3, 0, 2}},    {2, {1, 1}},          {2, {500, 300}},      {2, {7, 20000}},
+  };
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    char st[64], dict[200], desc[200];
+    shape_text(st, sizeof st, shapes[k].shape, shapes[k].ndim);
+    size_t n = 1;
+    for (int i = 0; i < shapes[k].ndim; i++)
+      n *= shapes[k].shape[i];
+    snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': True, 'shape': %s, }", st);
+    struct bytes b = {0};
+    put_npy_header(&b, 1, 0, dict);
+    put_fortran_values(&b, shapes[k].shape, shapes[k].ndim, 0, 0);
+    expect_values(want, n, 0);
+    snprintf(desc, sizeof desc, "npy Fortran order %s delivered in C order", st);
+    check_good(desc, "f.npy", &b, NULL, GQ_DTYPE_F64, want, n, LEN_ALWAYS);
+    free(b.p);
+  }
+
+  /* every dtype, byte order and version, 3-d */
+  struct {
+    int major;
+    const char *descr;
+    int f32, big;
+  } kinds[] = {{1, ">f8", 0, 1}, {2, "<f4", 1, 0}, {3, ">f4", 1, 1}, {3, "=f8", 0, 0},
+               {2, "<f8", 0, 0}};
+  const size_t shape[3] = {3, 5, 7};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    char dict[200], desc[200];
+    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': True, 'shape': (3, 5, 7), }",
+             kinds[k].descr);
+    struct bytes b = {0};
+    put_npy_header(&b, kinds[k].major, 0, dict);
+    put_fortran_values(&b, shape, 3, kinds[k].f32, kinds[k].big || (kinds[k].descr[0] == '=' &&
+                                                                     !gq_host_is_little_endian()));
+    expect_values(want, 105, kinds[k].f32);
+    snprintf(desc, sizeof desc, "npy v%d.0 %s Fortran (3, 5, 7) in C order", kinds[k].major,
+             kinds[k].descr);
+    check_good(desc, "f.npy", &b, NULL, kinds[k].f32 ? GQ_DTYPE_F32 : GQ_DTYPE_F64, want, 105,
+               LEN_ALWAYS);
+    free(b.p);
+  }
+
+  /* bytes after a Fortran array are ignored, as after a C-order one */
+  struct bytes b = {0};
+  put_npy_header(&b, 1, 0, "{'descr': '<f8', 'fortran_order': True, 'shape': (4, 3), }");
+  const size_t s43[2] = {4, 3};
+  put_fortran_values(&b, s43, 2, 0, 0);
+  put_str(&b, "trailing");
+  expect_values(want, 12, 0);
+  check_good("npy Fortran (4, 3) with trailing bytes", "f.npy", &b, NULL, GQ_DTYPE_F64, want, 12,
+             LEN_ALWAYS);
+
+  /* short data: refused at open, never a partial array in some order */
+  b.n -= 8 + strlen("trailing");
+  check_bad("npy Fortran (4, 3) one element short", "f.npy", &b, NULL, GQ_EIO,
+            "truncated: header says 12 elements, file has 11", ALL_MODES);
+  b.n -= 3;
+  check_bad("npy Fortran (4, 3) short inside an element", "f.npy", &b, NULL, GQ_EIO,
+            "truncated: header says 12 elements, file has 10", ALL_MODES);
+  free(b.p);
+
+  /* a pipe's buffer grows only with the bytes that arrive */
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0,
+                 "{'descr': '<f8', 'fortran_order': True, 'shape': (65536, 2047), }");
+  put_values(&b, 1000, 0, 0);
+  check_bad("npy Fortran header of 1023 MiB over 1000 elements", "f.npy", &b, NULL, GQ_EIO,
+            "truncated: header says 134152192 elements, file has 1000", 2);
+  free(b.p);
+
+  /* past the limit: refused before reading, from a pipe and from a (sparse) file */
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0,
+                 "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 67108865), }");
+  check_bad("npy Fortran past the 1 GiB limit", "f.npy", &b, NULL, GQ_EFORMAT,
+            "Fortran-order array of 1073741840 bytes is too large to reorder", 2);
+  const char *path = tmp_path("big.npy");
+  write_file(path, b.p, b.n);
+  char msg[512] = "";
+  gq_reader *r = NULL;
+  int st = truncate(path, (off_t)(b.n + 1073741840u)) == 0
+               ? gq_reader_open(path, NULL, &r, msg, sizeof msg)
+               : -1;
+  tap_ok(st == GQ_EFORMAT && r == NULL && strstr(msg, "too large to reorder to C order") &&
+             strstr(msg, "numpy.ascontiguousarray"),
+         "npy Fortran past the 1 GiB limit (sparse file): %s", msg);
+  unlink(path);
+  /* the same size in C order streams; one axis longer than 1 needs no reorder */
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0,
+                 "{'descr': '<f8', 'fortran_order': True, 'shape': (1, 134217730, 1), }");
+  write_file(path, b.p, b.n);
+  st = truncate(path, (off_t)(b.n + 1073741840u)) == 0
+           ? gq_reader_open(path, NULL, &r, msg, sizeof msg)
+           : -1;
+  tap_ok(st == GQ_SUCCESS && gq_reader_length(r) == 134217730,
+         "npy Fortran (1, 134217730, 1) of 1 GiB streams without a copy");
+  gq_reader_close(r);
+  unlink(path);
+  free(b.p);
+
+  static const char *not_bool[] = {"true", "1", "0", "'True'", "None", "Truex", "TRUE", "False0"};
+  for (size_t k = 0; k < sizeof not_bool / sizeof not_bool[0]; k++) {
+    char dict[200], desc[100];
+    snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': %s, 'shape': (2, 3), }",
+             not_bool[k]);
+    snprintf(desc, sizeof desc, "npy fortran_order %s rejected", not_bool[k]);
+    b = (struct bytes){0};
+    put_npy_header(&b, 1, 0, dict);
+    put_values(&b, 6, 0, 0);
+    check_bad(desc, "bad.npy", &b, NULL, GQ_EFORMAT, "bad npy header: ", ALL_MODES);
+    free(b.p);
+  }
 }
 
 static void npy_bad(const char *desc, int major, int minor, const char *dict,
@@ -878,7 +1041,7 @@ static void test_writer(void)
 static void remove_tmpdir(void)
 {
   static const char *names[] = {
-      "a.npy", "s.npy", "t.npy", "bad.npy", "v.bin", "v.f64", "v.txt", "v.raw", "h.raw",
+      "a.npy", "s.npy", "t.npy", "bad.npy", "f.npy", "big.npy", "v.bin", "v.f64", "v.txt", "v.raw", "h.raw",
       "v.f32", "v.dat", "p.bin", "e.bin", "x.txt", "x.csv", "s.txt", "t.tsv", "t.dat",
       "z.txt", "empty.txt", "c.txt", "j.txt", "p.txt", "long.txt", "l.txt", "data",
       "data.xyz", "data.txt", "c.npy", "numbers", "short", "N.TXT", "x", "sticky.txt",
@@ -898,6 +1061,7 @@ int main(void)
   }
   test_npy_good();
   test_npy_bad();
+  test_npy_fortran();
   test_raw();
   test_text();
   test_parse_double();

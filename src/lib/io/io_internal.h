@@ -24,6 +24,7 @@ struct gq_source {
 };
 
 #define GQ_ERRMSG_MAX 512
+#define GQ_NPY_MAX_DIMS 64
 
 struct gq_reader {
   struct gq_source src;
@@ -43,6 +44,16 @@ struct gq_reader {
   int teof;
   uint64_t line;              /* number of the next line to parse */
   locale_t c_locale;
+  /* npy in Fortran order with two or more axes longer than 1: the file
+   * holds the first index fastest, so C order cannot be streamed.  The data
+   * are held whole and handed out in C order by an odometer over the axes
+   * (axes of length 1 dropped: they change no order). */
+  unsigned char *fortran_data;
+  int f_ndim;
+  uint64_t f_shape[GQ_NPY_MAX_DIMS];
+  uint64_t f_stride[GQ_NPY_MAX_DIMS];  /* elements apart in the file */
+  uint64_t f_index[GQ_NPY_MAX_DIMS];   /* C-order position of the next element */
+  uint64_t f_offset;                   /* its element offset in fortran_data */
 };
 
 /* Reads up to n bytes, looping over short reads; fewer only at end of input.
@@ -62,6 +73,8 @@ int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
 
 /* npy.c */
 int gq_npy_open(gq_reader *r, char *msg, size_t msglen);
+/* Copies the next n elements of a held Fortran-order array, in C order. */
+void gq_npy_fortran_gather(gq_reader *r, void *out, size_t n);
 /* Parses a header dict (exposed for tests and the fuzzer). */
 int gq_npy_parse_header(const char *h, size_t len, char *descr, size_t descrlen,
                         int *fortran, uint64_t *shape, int *ndim, int maxdim,

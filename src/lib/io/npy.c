@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #define NPY_MAX_HEADER (1u << 20)  /* numpy itself refuses > 10000 by default */
-#define NPY_MAX_DIMS   64
 
 /* ---- header dict parser ------------------------------------------------ */
 
@@ -226,6 +225,85 @@ int gq_npy_parse_header(const char *h, size_t len, char *descr, size_t descrlen,
   return 0;
 }
 
+/* ---- Fortran order ----------------------------------------------------- */
+
+/* numpy's flat index is C order (last index fastest); a Fortran-order file
+ * stores the first index fastest.  Unless at most one axis is longer than 1
+ * (then both orders are the same sequence) the file is read whole here and
+ * gq_npy_fortran_gather hands it out in C order.  A pipe's buffer grows with
+ * the data that actually arrive, so a header that lies about its shape costs
+ * no more memory than the bytes sent. */
+static int npy_hold_fortran(gq_reader *r, const uint64_t *shape, int ndim, uint64_t n,
+                            char *msg, size_t msglen)
+{
+  r->f_ndim = 0;
+  uint64_t stride = 1;
+  for (int i = 0; i < ndim; i++) {
+    if (shape[i] > 1) {
+      r->f_shape[r->f_ndim] = shape[i];
+      r->f_stride[r->f_ndim] = stride;
+      r->f_index[r->f_ndim] = 0;
+      r->f_ndim++;
+    }
+    stride *= shape[i];  /* at most n, checked by the caller */
+  }
+  if (r->f_ndim < 2)
+    return GQ_SUCCESS;  /* streamed as it is */
+
+  const uint64_t bytes = n * r->elem_size;  /* fits in int64: checked */
+  if (bytes > GQ_NPY_FORTRAN_MAX)  /* 1 GiB: fits in any size_t */
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
+                      "Fortran-order array of %llu bytes is too large to reorder "
+                      "to C order in memory (limit %llu bytes); save it in C "
+                      "order (numpy.ascontiguousarray)",
+                      (unsigned long long)bytes, (unsigned long long)GQ_NPY_FORTRAN_MAX);
+  size_t cap = r->src.sized || bytes < ((size_t)1 << 20) ? (size_t)bytes : (size_t)1 << 20;
+  size_t have = 0;
+  for (;;) {
+    unsigned char *bigger = realloc(r->fortran_data, cap);
+    if (!bigger)
+      return gq_io_fail(r, r->name, msg, msglen, GQ_ENOMEM,
+                        "out of memory holding a Fortran-order array of %zu bytes", cap);
+    r->fortran_data = bigger;
+    size_t got = 0;
+    const int err = gq_source_read(&r->src, r->fortran_data + have, cap - have, &got);
+    have += got;
+    if (err) {
+      char text[256];
+      gq_io_errno_text(err, text, sizeof text);
+      return gq_io_fail(r, r->name, msg, msglen, GQ_EIO, "%s", text);
+    }
+    if (have < cap || cap == (size_t)bytes)
+      break;
+    cap = cap > (size_t)bytes / 2 ? (size_t)bytes : 2 * cap;
+  }
+  if (have < (size_t)bytes)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EIO,
+                      "truncated: header says %llu elements, file has %llu",
+                      (unsigned long long)n, (unsigned long long)(have / r->elem_size));
+  r->f_offset = 0;
+  return GQ_SUCCESS;
+}
+
+void gq_npy_fortran_gather(gq_reader *r, void *out, size_t n)
+{
+  const size_t size = r->elem_size;
+  const unsigned char *data = r->fortran_data;
+  unsigned char *dst = out;
+  const int last = r->f_ndim - 1;
+  for (size_t i = 0; i < n; i++, dst += size) {
+    memcpy(dst, data + r->f_offset * size, size);
+    /* next C-order index: the last axis moves first, carrying leftwards */
+    for (int k = last; k >= 0; k--) {
+      r->f_offset += r->f_stride[k];
+      if (++r->f_index[k] < r->f_shape[k])
+        break;
+      r->f_offset -= r->f_stride[k] * r->f_shape[k];
+      r->f_index[k] = 0;
+    }
+  }
+}
+
 /* ---- open -------------------------------------------------------------- */
 
 static uint32_t le16(const unsigned char *b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8; }
@@ -287,14 +365,13 @@ int gq_npy_open(gq_reader *r, char *msg, size_t msglen)
 
   char descr[32], perrbuf[128];
   int fortran = 0, ndim = 0;
-  uint64_t shape[NPY_MAX_DIMS];
+  uint64_t shape[GQ_NPY_MAX_DIMS];
   int bad = gq_npy_parse_header(h, hlen, descr, sizeof descr, &fortran, shape,
-                                &ndim, NPY_MAX_DIMS, perrbuf, sizeof perrbuf);
+                                &ndim, GQ_NPY_MAX_DIMS, perrbuf, sizeof perrbuf);
   free(h);
   if (bad)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
                       "bad npy header: %s", perrbuf);
-  (void)fortran;  /* taken flat in file order either way */
 
   /* descr: byte order and type */
   int little = -1;
@@ -340,6 +417,8 @@ int gq_npy_open(gq_reader *r, char *msg, size_t msglen)
                         "truncated: header says %llu elements, file has %llu",
                         (unsigned long long)n, (unsigned long long)have);
   }
+  if (fortran && n > 0)
+    return npy_hold_fortran(r, shape, ndim, n, msg, msglen);
   return GQ_SUCCESS;
 
 io_error: {

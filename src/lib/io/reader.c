@@ -416,6 +416,7 @@ void gq_reader_close(gq_reader *r)
   if (r->c_locale != (locale_t)0)
     freelocale(r->c_locale);
   free(r->tbuf);
+  free(r->fortran_data);
   free(r->name);
   free(r);
 }
@@ -465,6 +466,14 @@ static int binary_read(gq_reader *r, void *buf, size_t max, size_t *got,
   }
   if (want == 0)
     return GQ_SUCCESS;
+  if (r->fortran_data) {  /* held whole and checked at open */
+    gq_npy_fortran_gather(r, buf, want);
+    if (r->swap)
+      swap_bytes(buf, want, r->elem_size);
+    *got = want;
+    r->delivered += want;
+    return GQ_SUCCESS;
+  }
   size_t bytes = 0;
   int err = gq_source_read(&r->src, buf, want * r->elem_size, &bytes);
   size_t whole = bytes / r->elem_size;

@@ -9,11 +9,17 @@
  * Formats
  *   npy   NumPy .npy, versions 1.0, 2.0, 3.0; dtypes <f8 <f4 >f8 >f4, and
  *         =f8 =f4 (native order of this machine, as numpy.load takes them).
- *         Any shape, taken flat in file order: a Fortran-order array is
- *         delivered in its memory order, which is all a flat reduction needs.
- *         Shape () is one element, a shape with a 0 is empty.  Big-endian
- *         data are byte-swapped on read.  Bytes after the last element are
- *         ignored (as numpy.load does).  Unknown header keys are ignored.
+ *         Any shape, delivered flat in C order (numpy's ravel(), so that
+ *         element i is the one numpy.load(f).flat[i] names and two files of
+ *         either layout pair element by element as numpy.vdot pairs them).
+ *         A C-order array, or a Fortran-order one with at most one axis
+ *         longer than 1 (where the two orders coincide), is streamed.  Any
+ *         other Fortran-order array is read whole into memory at open and
+ *         handed out in C order; past GQ_NPY_FORTRAN_MAX bytes it is refused with GQ_EFORMAT, never
+ *         read in file order.  Shape () is one element, a shape with a 0 is
+ *         empty.  Big-endian data are byte-swapped on read.  Bytes after the
+ *         last element are ignored (as numpy.load does).  Unknown header
+ *         keys are ignored; fortran_order must be True or False.
  *   raw   headerless binary of f64 (default) or f32 in the machine's native
  *         (little-endian) order, after opts.offset bytes.  A trailing partial
  *         element is an error.  An empty file is an empty vector.
@@ -63,6 +69,9 @@ typedef enum {
   GQ_FORMAT_RAW  = 2,
   GQ_FORMAT_TEXT = 3
 } gq_format;
+
+/* The most bytes of a Fortran-order npy array held to reorder it (1 GiB). */
+#define GQ_NPY_FORTRAN_MAX ((uint64_t)1 << 30)
 
 /* All-zero options ({0}, or a NULL pointer) mean: format by extension/sniff,
  * raw as f64 at offset 0, text one number per line. */
