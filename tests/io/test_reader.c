@@ -544,7 +544,8 @@ static void test_npy_fortran(void)
              strstr(msg, "numpy.ascontiguousarray"),
          "npy Fortran past the 1 GiB limit (sparse file): %s", msg);
   unlink(path);
-  /* the same size in C order streams; one axis longer than 1 needs no reorder */
+  free(b.p);
+  /* one axis longer than 1 needs no reorder: the same size streams */
   b = (struct bytes){0};
   put_npy_header(&b, 1, 0,
                  "{'descr': '<f8', 'fortran_order': True, 'shape': (1, 134217730, 1), }");
