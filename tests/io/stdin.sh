@@ -59,6 +59,30 @@ got=$(cat "$tmp/a.bin" | "$READVEC" --format=raw --offset=80 - | summary); same 
 got=$(cat "$tmp/a.bin" | "$READVEC" --format=raw - | sed -n 's/.*length=\([-0-9]*\).*/\1/p')
 want=-1;                                                          same "raw: pipe length unknown"
 
+# A = [[1, 2, 3], [4, 5, 6]] as <f8 in C order (1 2 3 4 5 6) and in Fortran
+# order (1 4 2 5 3 6): through a pipe the Fortran file must deliver the same
+# bytes as the C-order one.  Header: 10 bytes, then the dict padded to 118.
+npy_2x3() { # FORTRAN VALUE... (values 1..6 in file order)
+  printf '\223NUMPY\001\000\166\000'
+  printf "%-117s\n" "{'descr': '<f8', 'fortran_order': $1, 'shape': (2, 3), }"
+  shift
+  for v in "$@"; do
+    case $v in
+      1) printf '\0\0\0\0\0\0\360\077' ;; 2) printf '\0\0\0\0\0\0\0\100' ;;
+      3) printf '\0\0\0\0\0\0\010\100' ;; 4) printf '\0\0\0\0\0\0\020\100' ;;
+      5) printf '\0\0\0\0\0\0\024\100' ;; 6) printf '\0\0\0\0\0\0\030\100' ;;
+    esac
+  done
+}
+npy_2x3 False 1 2 3 4 5 6 >"$tmp/c23.npy"
+npy_2x3 True 1 4 2 5 3 6 >"$tmp/f23.npy"
+want=$("$READVEC" "$tmp/c23.npy" | summary)
+got=$(cat "$tmp/f23.npy" | "$READVEC" - | summary);               same "npy Fortran (2, 3): pipe delivers C order"
+got=$(cat "$tmp/f23.npy" | "$READVEC" --chunk=1 - | summary);     same "npy Fortran (2, 3): pipe, chunk 1"
+got=$("$READVEC" - <"$tmp/f23.npy" | summary);                   same "npy Fortran (2, 3): stdin redirected from a file"
+head -c 160 "$tmp/f23.npy" | "$READVEC" - >/dev/null 2>"$tmp/err"; rc=$?
+error_is "npy Fortran: truncated pipe" "<stdin>: truncated: header says 6 elements, file has 4"
+
 head -c 1000 "$tmp/a.npy" | "$READVEC" - >/dev/null 2>"$tmp/err"; rc=$?
 error_is "npy: truncated pipe" "<stdin>: truncated: header says 100000 elements, file has 109"
 head -c 50 "$tmp/a.npy" | "$READVEC" - >/dev/null 2>"$tmp/err"; rc=$?
