@@ -11,11 +11,65 @@
  *   (f32 when byte0 & 4, offset byte0/8 % 16).  Chunk = 1 + byte0 % 7.
  * The corpus files are ordinary .npy/.txt files with one selector byte in
  * front (see tests/io/README).
+ *
+ * Every npy element delivered is also checked against the one numpy's flat
+ * C-order index names, found in the file by index arithmetic of its own
+ * (for C- and Fortran-order files alike).
  */
-#include "lib/io/reader.h"
+#include "lib/io/io_internal.h"
 
 #include <stdint.h>
 #include <string.h>
+
+/* What the npy reader must deliver: the layout, read from the header. */
+struct npy_expect {
+  int on;
+  const unsigned char *data;  /* first data byte in the file */
+  size_t size;                /* element size */
+  int swap, fortran, ndim;
+  uint64_t shape[GQ_NPY_MAX_DIMS];
+};
+
+static void expect_init(struct npy_expect *e, const uint8_t *file, size_t len)
+{
+  e->on = 0;
+  if (len < 12)
+    return;
+  size_t pre = file[6] == 1 ? 10 : 12;
+  uint64_t hlen = file[6] == 1 ? (uint64_t)file[8] | (uint64_t)file[9] << 8
+                               : (uint64_t)file[8] | (uint64_t)file[9] << 8 |
+                                     (uint64_t)file[10] << 16 | (uint64_t)file[11] << 24;
+  char descr[32], err[128];
+  if (pre + hlen > len ||
+      gq_npy_parse_header((const char *)file + pre, (size_t)hlen, descr, sizeof descr,
+                          &e->fortran, e->shape, &e->ndim, GQ_NPY_MAX_DIMS, err, sizeof err) != 0)
+    __builtin_trap();  /* the reader opened it */
+  e->data = file + pre + hlen;
+  e->size = descr[2] == '8' ? 8 : 4;
+  e->swap = descr[0] == (gq_host_is_little_endian() ? '>' : '<');
+  e->on = 1;
+}
+
+/* The bytes of C-order element c, as the reader must hand them out. */
+static void expect_element(const struct npy_expect *e, uint64_t c, unsigned char *out)
+{
+  uint64_t offset = 0, rest = c, stride = 1;
+  if (e->fortran) { /* C index -> multi-index (last fastest) -> F offset */
+    uint64_t idx[GQ_NPY_MAX_DIMS];
+    for (int k = e->ndim - 1; k >= 0; k--) {
+      idx[k] = rest % e->shape[k];
+      rest /= e->shape[k];
+    }
+    for (int k = 0; k < e->ndim; k++) {
+      offset += idx[k] * stride;
+      stride *= e->shape[k];
+    }
+  } else {
+    offset = c;
+  }
+  for (size_t b = 0; b < e->size; b++)
+    out[b] = e->data[offset * e->size + (e->swap ? e->size - 1 - b : b)];
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -49,9 +103,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t es = gq_dtype_size(gq_reader_dtype(r));
   if (es != 4 && es != 8)
     __builtin_trap();
+  struct npy_expect expect;
+  expect.on = 0;
+  if (gq_reader_format(r) == GQ_FORMAT_NPY)
+    expect_init(&expect, data + 1, size - 1);
   while (gq_reader_read(r, buf, chunk, &got, msg, sizeof msg) == GQ_SUCCESS && got > 0) {
     if (got > chunk)
       __builtin_trap();
+    for (size_t i = 0; expect.on && i < got; i++) {
+      unsigned char want[8];
+      expect_element(&expect, total + i, want);
+      if (memcmp((const unsigned char *)buf + i * es, want, es) != 0)
+        __builtin_trap();
+    }
     total += got;
   }
   /* a known length is exact once the read succeeded to the end */

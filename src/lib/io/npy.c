@@ -285,21 +285,36 @@ static int npy_hold_fortran(gq_reader *r, const uint64_t *shape, int ndim, uint6
   return GQ_SUCCESS;
 }
 
+/* Runs along the last axis (a constant stride in the file) are copied in a
+ * tight loop per element size; the odometer moves once per run. */
 void gq_npy_fortran_gather(gq_reader *r, void *out, size_t n)
 {
   const size_t size = r->elem_size;
-  const unsigned char *data = r->fortran_data;
-  unsigned char *dst = out;
   const int last = r->f_ndim - 1;
-  for (size_t i = 0; i < n; i++, dst += size) {
-    memcpy(dst, data + r->f_offset * size, size);
-    /* next C-order index: the last axis moves first, carrying leftwards */
-    for (int k = last; k >= 0; k--) {
-      r->f_offset += r->f_stride[k];
-      if (++r->f_index[k] < r->f_shape[k])
-        break;
+  const uint64_t stride = r->f_stride[last], len = r->f_shape[last];
+  unsigned char *dst = out;
+  while (n > 0) {
+    const uint64_t left = len - r->f_index[last];
+    const size_t run = left < n ? (size_t)left : n;
+    const unsigned char *src = r->fortran_data + r->f_offset * size;
+    if (size == 8)
+      for (size_t i = 0; i < run; i++)
+        memcpy(dst + 8 * i, src + 8 * stride * i, 8);
+    else
+      for (size_t i = 0; i < run; i++)
+        memcpy(dst + 4 * i, src + 4 * stride * i, 4);
+    dst += run * size;
+    n -= run;
+    r->f_index[last] += run;
+    r->f_offset += run * stride;
+    /* at the end of a row: back to its start, and carry leftwards */
+    for (int k = last; k >= 0 && r->f_index[k] == r->f_shape[k]; k--) {
       r->f_offset -= r->f_stride[k] * r->f_shape[k];
       r->f_index[k] = 0;
+      if (k > 0) {
+        r->f_index[k - 1]++;
+        r->f_offset += r->f_stride[k - 1];
+      }
     }
   }
 }
