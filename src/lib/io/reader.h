@@ -15,11 +15,12 @@
  *         A C-order array, or a Fortran-order one with at most one axis
  *         longer than 1 (where the two orders coincide), is streamed.  Any
  *         other Fortran-order array is read whole into memory at open and
- *         handed out in C order; past GQ_NPY_FORTRAN_MAX bytes it is refused with GQ_EFORMAT, never
- *         read in file order.  Shape () is one element, a shape with a 0 is
- *         empty.  Big-endian data are byte-swapped on read.  Bytes after the
- *         last element are ignored (as numpy.load does).  Unknown header
- *         keys are ignored; fortran_order must be True or False.
+ *         handed out in C order; past GQ_NPY_FORTRAN_MAX bytes it is refused
+ *         (GQ_EFORMAT), never read in file order.  Shape () is one element,
+ *         a shape with a 0 is empty.  Big-endian data are byte-swapped on
+ *         read.  Bytes after the last element are ignored (as numpy.load
+ *         does).  Unknown header keys are ignored; fortran_order must be
+ *         True or False.
  *   raw   headerless binary of f64 (default) or f32 in the machine's native
  *         (little-endian) order, after opts.offset bytes.  A trailing partial
  *         element is an error.  An empty file is an empty vector.
