@@ -158,14 +158,18 @@ namespace {
 // status, so that a cached image the driver refuses can be retried quietly.
 cudaError_t load_library(gq_jit_module *m, const std::string &cubin, const std::string *names, int count)
 {
-  cudaError_t e = cudaLibraryLoadData(&m->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  cudaLibrary_t library = nullptr;
+  cudaError_t e = cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e != cudaSuccess)
+    return e;
   for (int k = 0; e == cudaSuccess && k < count; k++)
-    e = cudaLibraryGetKernel(&m->kernels[k], m->library, names[k].c_str());
-  if (e != cudaSuccess && m->library) {
-    cudaLibraryUnload(m->library);
-    m->library = nullptr;
+    e = cudaLibraryGetKernel(&m->kernels[k], library, names[k].c_str());
+  if (e != cudaSuccess) {
+    cudaLibraryUnload(library);
+    return e;
   }
-  return e;
+  m->library = library;
+  return cudaSuccess;
 }
 
 // m loaded from the disk cache: GQ_JIT_CACHE_OK, or why not.  The entry is
