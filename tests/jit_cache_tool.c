@@ -104,13 +104,17 @@ int main(int argc, char **argv)
     return 0;
   }
   if (argc == 5 && strcmp(argv[1], "flips") == 0) {
-    uint64_t state = strtoull(argv[2], NULL, 10) * UINT64_C(0x9e3779b97f4a7c15) + 1;
+    uint64_t state = strtoull(argv[2], NULL, 10);
     const long count = strtol(argv[3], NULL, 10);
     const uint64_t size = strtoull(argv[4], NULL, 10);
     for (long k = 0; k < count && size > 0; k++) {
-      state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-      const uint64_t position = (state >> 16) % size;
-      const unsigned mask = 1 + (unsigned)((state >> 48) % 255); /* 1..255: always a change */
+      /* splitmix64 */
+      uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
+      z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+      z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+      z ^= z >> 31;
+      const uint64_t position = (z >> 8) % size;
+      const unsigned mask = 1 + (unsigned)(z % 255); /* 1..255: always a change */
       printf("%llu %u\n", (unsigned long long)position, mask);
     }
     return 0;

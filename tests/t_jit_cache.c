@@ -4,6 +4,7 @@
  * a FIFO, a symbolic link, a directory or another user's file at the entry's
  * path rejected (and replaced by the next store); a folder others can write,
  * or another user's, not used at all.  A hang fails through alarm(). */
+#define _POSIX_C_SOURCE 200809L /* openat, O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC, mkfifo */
 #include "config.h"
 
 #include <dirent.h>

@@ -9,6 +9,7 @@
  * byte of an entry is covered by one of these checks.  The digest guards
  * against damage, not against the user's own hand: a folder no one else can
  * write is what keeps others' kernels out. */
+#define _POSIX_C_SOURCE 200809L /* openat, O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC, mkfifo */
 #include "config.h"
 
 #include <errno.h>
