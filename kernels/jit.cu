@@ -152,6 +152,59 @@ int gq::jit_compile(int cc_major, int cc_minor, const std::string &src, const st
   return GQ_SUCCESS;
 }
 
+namespace {
+
+// The library and kernels of m from cubin; the runtime's error, not yet a
+// status, so that a cached image the driver refuses can be retried quietly.
+cudaError_t load_library(gq_jit_module *m, const std::string &cubin, const std::string *names, int count)
+{
+  cudaLibrary_t library = nullptr;
+  cudaError_t e = cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e != cudaSuccess)
+    return e;
+  for (int k = 0; e == cudaSuccess && k < count; k++)
+    e = cudaLibraryGetKernel(&m->kernels[k], library, names[k].c_str());
+  if (e != cudaSuccess) {
+    cudaLibraryUnload(library);
+    return e;
+  }
+  m->library = library;
+  return cudaSuccess;
+}
+
+// m loaded from the disk cache: GQ_JIT_CACHE_OK, or why not.  The entry is
+// verified (jit_cache.c); one that still does not load (the lowered names
+// are the blob's first count lines, the cubin the rest) counts as invalid,
+// and the failed call's error is cleared so no later check reports it.
+int cached_module(const std::string &cache_key, gq_jit_module *m, int count)
+{
+  void *cached = nullptr;
+  size_t cached_size = 0;
+  const int found = gq_jit_cache_load(cache_key.c_str(), &cached, &cached_size);
+  if (found != GQ_JIT_CACHE_OK)
+    return found;
+  const std::string blob(static_cast<char *>(cached), cached_size);
+  free(cached);
+  std::string names[gq::JIT_MAX_KERNELS];
+  size_t pos = 0;
+  for (int k = 0; k < count; k++) {
+    const size_t nl = blob.find('\n', pos);
+    if (nl == std::string::npos)
+      return GQ_JIT_CACHE_INVALID;
+    names[k] = blob.substr(pos, nl - pos);
+    pos = nl + 1;
+  }
+  if (pos >= blob.size())
+    return GQ_JIT_CACHE_INVALID;
+  if (load_library(m, blob.substr(pos), names, count) != cudaSuccess) {
+    cudaGetLastError();
+    return GQ_JIT_CACHE_INVALID;
+  }
+  return GQ_JIT_CACHE_OK;
+}
+
+} // namespace
+
 // The module for key: already loaded in this context, or from the disk
 // cache, or compiled now from src.  The cache entry is keyed by the source,
 // the kernel names (which carry the launch policy), the architecture and the
@@ -179,56 +232,34 @@ int gq::jit_load(gq_cuda_state *st, const std::string &key, const std::string &s
   for (int k = 0; k < count; k++)
     cache_key += "// " + want[k] + "\n";
 
+  gq_jit_module *m = new (std::nothrow) gq_jit_module();
+  if (!m)
+    return gq_fail(GQ_ENOMEM, "cannot allocate a JIT module");
+  m->key = key;
   std::string cubin, names[JIT_MAX_KERNELS];
-  void *cached = nullptr;
-  size_t cached_size = 0;
-  int status;
-  if (st->jit_cache && gq_jit_cache_load(cache_key.c_str(), &cached, &cached_size) == 0) {
-    // blob = the lowered names, each ended by '\n', then the cubin
-    const std::string blob(static_cast<char *>(cached), cached_size);
-    free(cached);
-    size_t pos = 0;
-    int found = 0;
-    for (; found < count; found++) {
-      const size_t nl = blob.find('\n', pos);
-      if (nl == std::string::npos)
-        break;
-      names[found] = blob.substr(pos, nl - pos);
-      pos = nl + 1;
-    }
-    if (found == count && pos < blob.size()) {
-      cubin = blob.substr(pos);
-      info->jit = GQ_JIT_HIT;
-    }
-  }
-  if (cubin.empty()) {
+  const int cache = st->jit_cache ? cached_module(cache_key, m, count) : GQ_JIT_CACHE_FAILED;
+  int status = GQ_SUCCESS;
+  if (cache == GQ_JIT_CACHE_OK) {
+    info->jit = GQ_JIT_HIT;
+  } else {
     status = jit_compile(st->cc_major, st->cc_minor, src, want, count, &cubin, names);
-    if (status != GQ_SUCCESS)
+    if (status == GQ_SUCCESS)
+      status = gq::cuda_status(load_library(m, cubin, names, count), "loading the compiled kernels");
+    if (status != GQ_SUCCESS) {
+      delete m;
       return status;
-    info->jit = st->jit_cache ? GQ_JIT_MISS : GQ_JIT_OFF;
-    if (st->jit_cache) {
+    }
+    info->jit = !st->jit_cache                    ? GQ_JIT_OFF
+                : cache == GQ_JIT_CACHE_UNSAFE  ? GQ_JIT_UNSAFE
+                : cache == GQ_JIT_CACHE_INVALID ? GQ_JIT_REJECTED
+                                                : GQ_JIT_MISS;
+    if (st->jit_cache && cache != GQ_JIT_CACHE_UNSAFE) {
       std::string blob;
       for (int k = 0; k < count; k++)
         blob += names[k] + "\n";
       blob += cubin;
       gq_jit_cache_store(cache_key.c_str(), blob.data(), blob.size());
     }
-  }
-
-  gq_jit_module *m = new (std::nothrow) gq_jit_module();
-  if (!m)
-    return gq_fail(GQ_ENOMEM, "cannot allocate a JIT module");
-  m->key = key;
-  status = gq::cuda_status(cudaLibraryLoadData(&m->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-                           "cudaLibraryLoadData");
-  for (int k = 0; status == GQ_SUCCESS && k < count; k++)
-    status = gq::cuda_status(cudaLibraryGetKernel(&m->kernels[k], m->library, names[k].c_str()),
-                             "cudaLibraryGetKernel");
-  if (status != GQ_SUCCESS) {
-    if (m->library)
-      cudaLibraryUnload(m->library);
-    delete m;
-    return status;
   }
   m->next = st->modules;
   st->modules = m;

@@ -152,17 +152,25 @@ typedef struct {
 
 /* How the GPU kernel for an expression integrand was obtained. */
 enum {
-  GQ_JIT_NONE = 0,  /* no JIT: a built-in, or the CPU backend                   */
-  GQ_JIT_MISS = 1,  /* compiled with NVRTC now (and stored in the cache)        */
-  GQ_JIT_HIT = 2,   /* loaded from the on-disk cache                            */
-  GQ_JIT_OFF = 3,   /* compiled with NVRTC, the cache disabled                  */
-  GQ_JIT_LOADED = 4 /* already loaded in this context                          */
+  GQ_JIT_NONE = 0,     /* no JIT: a built-in, or the CPU backend                 */
+  GQ_JIT_MISS = 1,     /* compiled with NVRTC now (and stored in the cache)      */
+  GQ_JIT_HIT = 2,      /* loaded from the on-disk cache                          */
+  GQ_JIT_OFF = 3,      /* compiled with NVRTC, the cache disabled                */
+  GQ_JIT_LOADED = 4,   /* already loaded in this context                         */
+  GQ_JIT_REJECTED = 5, /* the cached entry failed verification (damaged, another
+                          key, not a regular file of the user's): compiled with
+                          NVRTC, and the entry replaced                          */
+  GQ_JIT_UNSAFE = 6    /* compiled with NVRTC; the cache folder is another
+                          user's or others may write to it: not used at all      */
 };
 
 /* Compiled kernels are cached in $GPUQUAD_CACHE_DIR, else
  * $XDG_CACHE_HOME/gpuquad, else ~/.cache/gpuquad, keyed by a hash of the
- * source, the GPU architecture and the gpuquad version.  enabled = 0 neither
- * reads nor writes the cache (--no-cache). */
+ * source, the GPU architecture and the gpuquad version.  An entry is used
+ * only if its SHA-256 and the key stored in it match and it is a regular file
+ * of the user's in a folder no one else can write (GQ_JIT_REJECTED,
+ * GQ_JIT_UNSAFE otherwise).  enabled = 0 neither reads nor writes the cache
+ * (--no-cache). */
 void gq_context_set_jit_cache(gq_context *ctx, int enabled);
 
 /* T(h) for f on [a, b] with n equal intervals (b < a gives the negated

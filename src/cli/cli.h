@@ -56,6 +56,8 @@ int cli_parse_error(const char *text, const char *const *params, const gq_parse_
 
 /* How the GPU kernel of an expression was obtained, in words (GQ_JIT_*). */
 const char *cli_jit_name(int jit);
+/* The one note on stderr when the kernel cache was refused (GQ_JIT_UNSAFE). */
+void cli_jit_note(int jit);
 
 /* Open the context for --device; prints the fallback note for auto. */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);

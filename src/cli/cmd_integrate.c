@@ -148,6 +148,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     gq_context_free(ctx);
     return rc;
   }
+  cli_jit_note(r.jit);
 
   /* result -> check */
   gq_reference ref = {NAN, NAN, NAN, GQ_REFERENCE_EXACT};

@@ -252,6 +252,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     gq_context_free(ctx);
     return rc;
   }
+  cli_jit_note(r.jit);
 
   /* result -> check */
   gq_mc_reference ref = {NAN, NAN, NAN, 0, GQ_MC_REFERENCE_EXACT};

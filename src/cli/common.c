@@ -166,8 +166,17 @@ const char *cli_jit_name(int jit)
   case GQ_JIT_HIT: return "cache hit";
   case GQ_JIT_OFF: return "compiled, cache off";
   case GQ_JIT_LOADED: return "loaded";
+  case GQ_JIT_REJECTED: return "compiled, cache entry rejected and replaced";
+  case GQ_JIT_UNSAFE: return "compiled, cache folder not private: not used";
   default: return "none";
   }
+}
+
+void cli_jit_note(int jit)
+{
+  if (jit == GQ_JIT_UNSAFE)
+    fprintf(stderr, "gpuquad: note: kernel cache not used: its folder belongs to another user or others can "
+                    "write to it (see GPUQUAD_CACHE_DIR in gpuquad(1))\n");
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
