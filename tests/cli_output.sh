@@ -87,6 +87,13 @@ printf '1\n2\n3\n' >"$tap_tmp/three.txt"
 run sh -c '"$0" stats "$1" --device=cpu >&-' "$GPUQUAD" "$tap_tmp/three.txt"
 check "stats with stdout closed: exit 3, the input untouched" sh -c '[ "$1" -eq 3 ] &&
   [ "$(cat "$2")" = "$(printf "1\n2\n3")" ]' _ "$rc" "$tap_tmp/three.txt"
+# stderr holds only messages: a note lost there (no GPU: the CPU fallback)
+# does not fail a run whose result was written.
+CUDA_VISIBLE_DEVICES= run sh -c '"$0" --n=100 2>&-' "$GPUQUAD"
+check "stderr closed: the table still written, exit 0" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "^  estimate "' _ "$rc" "$out"
+run sh -c '"$0" stats - --device=cpu <&-' "$GPUQUAD"
+check "stdin closed: 'stats -' is bad input (exit 2), one line" sh -c '[ "$1" -eq 2 ] && [ -z "$2" ] &&
+  [ "$(printf "%s\n" "$3" | wc -l)" -eq 1 ] && printf "%s\n" "$3" | grep -q "^gpuquad: <stdin>: "' _ "$rc" "$out" "$err"
 # An output nobody reads: SIGPIPE is ignored, so EPIPE is a write error (3).
 # The sleep lets the reader exit before gpuquad writes.
 { sleep 1; "$GPUQUAD" --n=100 --device=cpu; echo $? >"$tap_tmp/pipe_rc"; } 2>"$tap_tmp/pipe_err" | true

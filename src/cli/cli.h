@@ -55,9 +55,9 @@ void cli_verror(const char *prefix, const char *fmt, va_list ap);
 void cli_guard_streams(void);
 /* fflush(stdout); -1 when stdout has failed (remembering why), to stop early. */
 int cli_flush_stdout(void);
-/* At the end of main: close stdout and stderr; a write that failed on either
- * (a full disk, a closed stdout, a reader gone) is "gpuquad: write error: ..."
- * and turns status 0 or 1 into EXIT_RUNTIME.  Returns the exit status. */
+/* At the end of main: close stdout; a write to it that failed (a full disk, a
+ * closed stdout, a reader gone) is "gpuquad: write error: ..." and turns
+ * status 0 or 1 into EXIT_RUNTIME.  Returns the exit status. */
 int cli_close_output(int status);
 
 /* Monotonic clock, milliseconds. */

@@ -152,10 +152,8 @@ int cli_close_output(int status)
     if (status == EXIT_OK || status == EXIT_CHECK)
       status = EXIT_RUNTIME;
   }
-  /* A message lost on stderr cannot be reported, but it fails the run. */
-  const int stderr_failed = ferror(stderr);
-  if ((fclose(stderr) != 0 || stderr_failed) && status == EXIT_OK)
-    status = EXIT_RUNTIME;
+  /* stderr carries only messages: a failed run has its status already, and
+   * a note lost (no GPU, NaN present) does not make a result wrong. */
   return status;
 }
 
