@@ -46,6 +46,8 @@ expect_usage "--reps=10001" "--reps=10001: is too large (at most 10000)" --reps=
 expect_usage "--reps=2^64" "--reps=2^64: is too large" --reps=2^64
 expect_usage "--n: 2^64 squared" "--n=18446744073709551616^2: is too large" --n=18446744073709551616^2
 expect_usage "--n=0x400" "--n=0x400: is not a number" --n=1024,0x400
+expect_usage "--n: 80 digits" "--n=99999999999999999999999999999999999999999999999999999999999999999999999999999999: is too large" \
+  --n=1024,99999999999999999999999999999999999999999999999999999999999999999999999999999999
 expect_usage "method number +3" "--method: unknown '+3x'" --method=+3x
 expect_usage "method number 0x3" "--method: unknown '0x3'" --method=0x3
 expect_usage "method number ' 3'" "--method: unknown ' 3'" "--method= 3"

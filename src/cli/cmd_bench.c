@@ -118,15 +118,21 @@ static int parse_method(const char *text)
 
 static int parse_sizes(const char *text, bench_options *o)
 {
-  char word[64], err[128];
+  char err[128];
   o->nsizes = 0;
   for (const char *p = text;;) {
     const size_t len = strcspn(p, ",");
-    snprintf(word, sizeof word, "%.*s", (int)len, p);
     if (o->nsizes == BENCH_MAX_SIZES)
       return bench_error(EXIT_USAGE, "--n: more than 64 sizes");
-    if (len >= sizeof word || gq_parse_count(word, BENCH_MAX_N, &o->sizes[o->nsizes], err, sizeof err) != 0)
-      return bench_error(EXIT_USAGE, "--n=%s: %s", word, len >= sizeof word ? "is too long" : err);
+    char *word = strndup(p, len);
+    if (!word)
+      return bench_error(EXIT_RUNTIME, "out of memory");
+    const int parsed = gq_parse_count(word, BENCH_MAX_N, &o->sizes[o->nsizes], err, sizeof err);
+    if (parsed != 0)
+      bench_error(EXIT_USAGE, "--n=%s: %s", word, err);
+    free(word);
+    if (parsed != 0)
+      return EXIT_USAGE;
     o->nsizes++;
     if (!p[len])
       return 0;
