@@ -43,7 +43,7 @@ void usage_bench(FILE *out)
         "percent of the copy kernel's bandwidth measured in the same run, speed-up\n"
         "over method 1, and verified (yes, FAILED, or n/a with the reason).\n"
         "Exit status: 0 all verified, 1 a method FAILED, 2 bad input or no CUDA device,\n"
-        "3 a CUDA error.\n",
+        "3 a CUDA error or a write error.\n",
         out);
 }
 
