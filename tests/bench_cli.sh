@@ -38,8 +38,19 @@ expect_usage "--n=0" "--n=0: must be positive" --n=0
 expect_usage "--n with an empty item" "--n=: is empty" --n=1024,
 expect_usage "--n above 2^30" "--n=2^31: is too large" --n=1024,2^31
 expect_usage "--n=abc" "--n=abc: is not a number" --n=abc
-expect_usage "--reps=-1" "--reps=-1: expected a whole number" --reps=-1
-expect_usage "--reps=x" "--reps=x: expected a whole number" --reps=x
+expect_usage "--reps=-1" "--reps=-1: must not be negative" --reps=-1
+expect_usage "--reps=x" "--reps=x: is not a number" --reps=x
+expect_usage "--reps=0x10" "--reps=0x10: is not a number" --reps=0x10
+expect_usage "--reps=' 5'" "--reps= 5: is not a number" "--reps= 5"
+expect_usage "--reps=10001" "--reps=10001: is too large (at most 10000)" --reps=10001
+expect_usage "--reps=2^64" "--reps=2^64: is too large" --reps=2^64
+expect_usage "--n: 2^64 squared" "--n=18446744073709551616^2: is too large" --n=18446744073709551616^2
+expect_usage "--n=0x400" "--n=0x400: is not a number" --n=1024,0x400
+expect_usage "--n: 80 digits" "--n=99999999999999999999999999999999999999999999999999999999999999999999999999999999: is too large" \
+  --n=1024,99999999999999999999999999999999999999999999999999999999999999999999999999999999
+expect_usage "method number +3" "--method: unknown '+3x'" --method=+3x
+expect_usage "method number 0x3" "--method: unknown '0x3'" --method=0x3
+expect_usage "method number ' 3'" "--method: unknown ' 3'" "--method= 3"
 expect_usage "--device=cpu" "--device=cpu: expected cuda or cuda:N" --device=cpu
 expect_usage "--plot=chart.pdf" "--plot=chart.pdf: the file must end in .png or .svg" --plot=chart.pdf
 expect_usage "unknown option" "unknown option '--bogus'" --bogus

@@ -2,6 +2,7 @@
 #ifndef GQ_CLI_H
 #define GQ_CLI_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@ enum {
   EXIT_OK = 0,      /* success                                              */
   EXIT_CHECK = 1,   /* the result disagrees with the GSL/exact reference    */
   EXIT_USAGE = 2,   /* bad command line or bad input                        */
-  EXIT_RUNTIME = 3  /* the computation failed (CUDA error, out of memory)   */
+  EXIT_RUNTIME = 3  /* the run failed: CUDA error, out of memory, or output
+                       that could not be written                            */
 };
 
 /* ---- options ----------------------------------------------------------- */
@@ -34,12 +36,29 @@ int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t n
               const char **positional, int max_positional, int *npositional,
               char *err, size_t errlen);
 
-/* Print "gpuquad: MESSAGE" on stderr; returns status. */
+/* Print "gpuquad: MESSAGE" on stderr, one line: control characters and bytes
+ * that are no UTF-8 escaped (\n, \t, \xHH), whatever a name holds; returns
+ * status. */
 int cli_error(int status, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 2, 3)))
 #endif
   ;
+/* The same after another prefix ("gpuquad bench: "). */
+void cli_verror(const char *prefix, const char *fmt, va_list ap);
+
+/* ---- the process's streams (coreutils' close_stdout) --------------------- */
+/* At the start of main: a closed stdin, stdout or stderr is reopened on
+ * /dev/null the wrong way round, so that no file opened later takes its
+ * number and writes to a closed stdout fail; SIGPIPE is ignored, so that a
+ * reader gone is a write error (EPIPE) like any other, not a signal. */
+void cli_guard_streams(void);
+/* fflush(stdout); -1 when stdout has failed (remembering why), to stop early. */
+int cli_flush_stdout(void);
+/* At the end of main: close stdout; a write to it that failed (a full disk, a
+ * closed stdout, a reader gone) is "gpuquad: write error: ..." and turns
+ * status 0 or 1 into EXIT_RUNTIME.  Returns the exit status. */
+int cli_close_output(int status);
 
 /* Monotonic clock, milliseconds. */
 double cli_wall_ms(void);
@@ -49,6 +68,19 @@ int cli_exit_status(int gq_status);
 
 /* --device=auto|cpu|cuda|cuda:N -> GQ_DEVICE_* or a device index. */
 int cli_parse_device(const char *text, int *device);
+
+/* --param NAME=VALUE, resolved for gq_integrand_parse: each VALUE must be a
+ * real in the grammar of the limits (gq_parse_real: decimals, pi, -pi, e);
+ * pi and e are handed on as the decimal of the same double.  Returns EXIT_OK,
+ * or an exit status after a one-line message; cli_params_free releases. */
+#define CLI_MAX_PARAMS 64
+typedef struct {
+  const char *text[CLI_MAX_PARAMS]; /* what the library reads              */
+  char *owned[CLI_MAX_PARAMS];
+  int count;
+} cli_params;
+int cli_params_resolve(cli_params *resolved, const char *const *params, int count);
+void cli_params_free(cli_params *resolved);
 
 /* Report a gq_integrand_parse error for --f=TEXT (with --param definitions):
  * one line, then the offending string and a caret under the column. */

@@ -43,7 +43,7 @@ void usage_bench(FILE *out)
         "percent of the copy kernel's bandwidth measured in the same run, speed-up\n"
         "over method 1, and verified (yes, FAILED, or n/a with the reason).\n"
         "Exit status: 0 all verified, 1 a method FAILED, 2 bad input or no CUDA device,\n"
-        "3 a CUDA error.\n",
+        "3 a CUDA error or a write error.\n",
         out);
 }
 
@@ -54,11 +54,9 @@ __attribute__((format(printf, 2, 3)))
 static int bench_error(int status, const char *fmt, ...)
 {
   va_list ap;
-  fputs("gpuquad bench: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_verror("gpuquad bench: ", fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   return status;
 }
 
@@ -109,21 +107,32 @@ static int parse_list(const char *option, const char *text, int (*parse)(const c
 
 static int parse_method(const char *text)
 {
+  /* names start with a letter; anything else is a number in the grammar of
+   * every other (numparse.h) */
+  uint64_t id;
+  if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
+    return gq_parse_whole(text, 1, GQB_NMETHODS, &id, NULL, 0) == 0 ? (int)id - 1 : -1;
   const gqb_method *m = gqb_method_find(text);
   return m ? m->id - 1 : -1;
 }
 
 static int parse_sizes(const char *text, bench_options *o)
 {
-  char word[64], err[128];
+  char err[128];
   o->nsizes = 0;
   for (const char *p = text;;) {
     const size_t len = strcspn(p, ",");
-    snprintf(word, sizeof word, "%.*s", (int)len, p);
     if (o->nsizes == BENCH_MAX_SIZES)
       return bench_error(EXIT_USAGE, "--n: more than 64 sizes");
-    if (len >= sizeof word || gq_parse_count(word, BENCH_MAX_N, &o->sizes[o->nsizes], err, sizeof err) != 0)
-      return bench_error(EXIT_USAGE, "--n=%s: %s", word, len >= sizeof word ? "is too long" : err);
+    char *word = strndup(p, len);
+    if (!word)
+      return bench_error(EXIT_RUNTIME, "out of memory");
+    const int parsed = gq_parse_count(word, BENCH_MAX_N, &o->sizes[o->nsizes], err, sizeof err);
+    if (parsed != 0)
+      bench_error(EXIT_USAGE, "--n=%s: %s", word, err);
+    free(word);
+    if (parsed != 0)
+      return EXIT_USAGE;
     o->nsizes++;
     if (!p[len])
       return 0;
@@ -165,10 +174,9 @@ static int parse_options(int argc, char **argv, int first, bench_options *o, con
     for (o->nsizes = 0; o->nsizes <= 18; o->nsizes++)
       o->sizes[o->nsizes] = UINT64_C(1) << (10 + o->nsizes);
   }
-  char *end;
-  const long reps = strtol(reps_text, &end, 10);
-  if (end == reps_text || *end || reps < 0 || reps > BENCH_MAX_REPS)
-    return bench_error(EXIT_USAGE, "--reps=%s: expected a whole number from 0 to %d", reps_text, BENCH_MAX_REPS);
+  uint64_t reps;
+  if (gq_parse_whole(reps_text, 0, BENCH_MAX_REPS, &reps, err, sizeof err) != 0)
+    return bench_error(EXIT_USAGE, "--reps=%s: %s", reps_text, err);
   o->reps = (int)reps;
   if (cli_parse_device(device_text, &o->device) != 0 || o->device < 0)
     return bench_error(EXIT_USAGE, "--device=%s: expected cuda or cuda:N", device_text);
@@ -344,7 +352,8 @@ static int bench_size(bench_run *b, gqb_type type, uint64_t n, void *h_data, dou
         r->speedup = baseline_us / r->median_us;
       b->failed |= r->status == BENCH_FAILED;
       bench_table_row(stdout, r);
-      fflush(stdout);
+      if (cli_flush_stdout() != 0)
+        return EXIT_RUNTIME; /* main reports the write error */
       if (b->csv)
         bench_csv_row(b->csv, r);
     }

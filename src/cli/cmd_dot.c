@@ -21,10 +21,15 @@ void usage_dot(FILE *out)
 }
 
 /* gsl_blas_ddot over the pairs the policy keeps (omit: both factors finite
- * and the product finite). */
-static double reference(const vec_run *run, size_t n, gq_nan_policy nan, double *abs_sum, size_t *used)
+ * and the product finite); -1 when out of memory. */
+static int reference(const vec_run *run, size_t n, gq_nan_policy nan, double *abs_sum, size_t *used, double *dot)
 {
   double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+  if (!a || !b) {
+    free(a);
+    free(b);
+    return -1;
+  }
   size_t m = 0;
   *abs_sum = 0.0;
   for (size_t i = 0; a && b && i < n; i++) {
@@ -45,7 +50,8 @@ static double reference(const vec_run *run, size_t n, gq_nan_policy nan, double 
   free(a);
   free(b);
   *used = m;
-  return r;
+  *dot = r;
+  return 0;
 }
 
 int cmd_dot(int argc, char **argv, int first, double t0)
@@ -71,7 +77,10 @@ int cmd_dot(int argc, char **argv, int first, double t0)
   int passed = 1;
   if (o.check) {
     size_t used;
-    ref = reference(&run, run.n, run.nan, &ref_abs, &used);
+    if (reference(&run, run.n, run.nan, &ref_abs, &used, &ref) != 0) {
+      rc = cli_error(EXIT_RUNTIME, "out of host memory for the reference");
+      goto out;
+    }
     const double u = DBL_EPSILON / 2, nu = (double)used * u;
     tol = nu / (1.0 - nu) * ref_abs + 4.0 * u * fabs(dot);
     passed = vec_agree(dot, ref, tol);

@@ -104,9 +104,15 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   /* options -> problem */
   gq_integrand *f = NULL;
   gq_parse_error perr;
-  if (gq_integrand_parse(o.fname, params, (size_t)nparams, 1, &f, &perr) != GQ_SUCCESS)
+  cli_params resolved;
+  int rc = cli_params_resolve(&resolved, params, nparams);
+  if (rc != EXIT_OK)
+    return rc;
+  const int parsed = gq_integrand_parse(o.fname, resolved.text, (size_t)nparams, 1, &f, &perr);
+  cli_params_free(&resolved);
+  if (parsed != GQ_SUCCESS)
     return cli_parse_error(o.fname, params, &perr);
-  int rc = integrate(f, &o);
+  rc = integrate(f, &o);
   gq_integrand_free(f);
   return rc;
 }

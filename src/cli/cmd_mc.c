@@ -86,12 +86,9 @@ static int parse_list(const char *name, const char *text, int dims, double *out)
 
 static int parse_seed(const char *text, uint64_t *seed)
 {
-  char *end;
-  errno = 0;
-  const unsigned long long v = strtoull(text, &end, 0);
-  if (errno || end == text || *end || text[0] == '-' || text[0] == '+' || text[0] == ' ')
-    return cli_error(EXIT_USAGE, "--seed=%s: expected a whole number 0..2^64-1", text);
-  *seed = v;
+  char err[128];
+  if (gq_parse_whole(text, 0, UINT64_MAX, seed, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--seed=%s: %s", text, err);
   return EXIT_OK;
 }
 
@@ -155,15 +152,20 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   }
   if (!o.fname)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
-  char *end;
-  const long dims = strtol(o.dim_text, &end, 10);
-  if (*end || end == o.dim_text || dims < 1 || dims > GQ_MC_MAX_DIMS)
-    return cli_error(EXIT_USAGE, "--dim=%s: expected a whole number from 1 to %d", o.dim_text, GQ_MC_MAX_DIMS);
+  uint64_t dims;
+  if (gq_parse_count(o.dim_text, GQ_MC_MAX_DIMS, &dims, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--dim=%s: %s", o.dim_text, err);
   gq_integrand *f = NULL;
   gq_parse_error perr;
-  if (gq_integrand_parse(o.fname, params, (size_t)nparams, (int)dims, &f, &perr) != GQ_SUCCESS)
+  cli_params resolved;
+  int rc = cli_params_resolve(&resolved, params, nparams);
+  if (rc != EXIT_OK)
+    return rc;
+  const int parsed = gq_integrand_parse(o.fname, resolved.text, (size_t)nparams, (int)dims, &f, &perr);
+  cli_params_free(&resolved);
+  if (parsed != GQ_SUCCESS)
     return cli_parse_error(o.fname, params, &perr);
-  int rc = run_mc(f, (int)dims, &o);
+  rc = run_mc(f, (int)dims, &o);
   gq_integrand_free(f);
   return rc;
 }
@@ -199,8 +201,10 @@ static int build_options(const mc_options *o, int dims, gq_mc_options *opt, doub
     opt->method = GQ_MC_HOST_API;
   else
     return cli_error(EXIT_USAGE, "--method=%s: expected fused or host-api", o->method_text);
-  if (o->tol_text && (gq_parse_real(o->tol_text, &opt->tol, err, sizeof err) != 0 || opt->tol <= 0))
-    return cli_error(EXIT_USAGE, "--tol=%s: expected a positive number", o->tol_text);
+  if (o->tol_text && gq_parse_real(o->tol_text, &opt->tol, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--tol=%s: %s", o->tol_text, err);
+  if (o->tol_text && !(opt->tol > 0))
+    return cli_error(EXIT_USAGE, "--tol=%s: must be positive", o->tol_text);
   if (strcmp(o->precision_text, "double") == 0)
     opt->precision = GQ_PRECISION_DOUBLE;
   else if (strcmp(o->precision_text, "float") == 0)

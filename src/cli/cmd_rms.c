@@ -22,11 +22,17 @@ void usage_rms(FILE *out)
 }
 
 /* GSL on the pairs the policy keeps: dnrm2 of d = a - b and of a (scaled
- * sums of squares, error within gamma_(n+2) relative), idamax of d. */
-static void reference(const vec_run *run, gq_nan_policy nan, gq_rms_result *r)
+ * sums of squares, error within gamma_(n+2) relative), idamax of d; -1 when
+ * out of memory. */
+static int reference(const vec_run *run, gq_nan_policy nan, gq_rms_result *r)
 {
   const size_t n = run->n;
   double *d = malloc((n ? n : 1) * sizeof *d), *a = malloc((n ? n : 1) * sizeof *a);
+  if (!d || !a) {
+    free(d);
+    free(a);
+    return -1;
+  }
   size_t m = 0;
   for (size_t i = 0; d && a && i < n; i++) {
     const double di = run->h_x[i] - run->h_y[i];
@@ -47,6 +53,7 @@ static void reference(const vec_run *run, gq_nan_policy nan, gq_rms_result *r)
   }
   free(d);
   free(a);
+  return 0;
 }
 
 int cmd_rms(int argc, char **argv, int first, double t0)
@@ -71,7 +78,10 @@ int cmd_rms(int argc, char **argv, int first, double t0)
   double tol_rms = NAN, tol_rel = NAN;
   int passed = 1;
   if (o.check) {
-    reference(&run, run.nan, &ref);
+    if (reference(&run, run.nan, &ref) != 0) {
+      rc = cli_error(EXIT_RUNTIME, "out of host memory for the reference");
+      goto out;
+    }
     const double nu = ((double)ref.n + 4.0) * DBL_EPSILON / 2;
     tol_rms = nu * fabs(ref.rms);
     tol_rel = 2.0 * nu * fabs(ref.relative);

@@ -2,22 +2,158 @@
  * gpuquad command. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "numparse.h"
+
+/* ---- messages ------------------------------------------------------------ */
+/* The bytes of one valid UTF-8 sequence at p (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF), or 0 where p starts none. */
+static size_t utf8_length(const unsigned char *p)
+{
+  if (p[0] < 0x80)
+    return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xbf;
+  if (p[0] >= 0xc2 && p[0] <= 0xdf)
+    n = 2;
+  else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+    n = 3;
+    lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+    hi = p[0] == 0xed ? 0x9f : 0xbf;
+  } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+    n = 4;
+    lo = p[0] == 0xf0 ? 0x90 : 0x80;
+    hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+  } else
+    return 0;
+  if (p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t k = 2; k < n; k++)
+    if (p[k] < 0x80 || p[k] > 0xbf)
+      return 0;
+  return n;
+}
+
+/* A control character: C0, DEL, or C1 (U+0080..U+009F, 0xc2 0x80..0x9f). */
+static int is_control(const unsigned char *p, size_t len)
+{
+  return (len == 1 && (p[0] < 0x20 || p[0] == 0x7f)) || (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+}
+
+/* The escape of the character at p (len bytes, 0: one invalid byte) for a
+ * message, into buf; returns its length, 0 where the character stays as it is.
+ * \n, \t, \r, and \xHH for other controls and for bytes that are no UTF-8,
+ * so that a message stays one readable line whatever a name holds. */
+static size_t message_escape(const unsigned char *p, size_t len, char buf[8])
+{
+  if (len == 1 && (p[0] == '\n' || p[0] == '\t' || p[0] == '\r'))
+    return (size_t)snprintf(buf, 8, "\\%c", p[0] == '\n' ? 'n' : p[0] == '\t' ? 't' : 'r');
+  if (len == 0 || (len == 1 && is_control(p, len)))
+    return (size_t)snprintf(buf, 8, "\\x%02x", p[0]);
+  if (is_control(p, len))
+    return (size_t)snprintf(buf, 8, "\\u%04x", p[1]);
+  return 0;
+}
+
+/* text with message_escape applied, on out; returns the columns written
+ * (one per character) up to byte offset stop, for a caret under it. */
+static size_t put_escaped(FILE *out, const char *text, size_t stop)
+{
+  size_t column = 0;
+  for (const unsigned char *p = (const unsigned char *)text; *p;) {
+    const size_t len = utf8_length(p);
+    char buf[8];
+    const size_t escaped = message_escape(p, len, buf);
+    const size_t step = len ? len : 1;
+    if (escaped)
+      fputs(buf, out);
+    else
+      fwrite(p, 1, step, out);
+    if ((size_t)(p - (const unsigned char *)text) < stop)
+      column += escaped ? escaped : 1;
+    p += step;
+  }
+  return column;
+}
+
+void cli_verror(const char *prefix, const char *fmt, va_list ap)
+{
+  char small[512], *text = small;
+  va_list again;
+  va_copy(again, ap);
+  const int len = vsnprintf(small, sizeof small, fmt, ap);
+  if (len >= (int)sizeof small && (text = malloc((size_t)len + 1)) != NULL)
+    vsnprintf(text, (size_t)len + 1, fmt, again);
+  else
+    text = small; /* out of memory: the message, cut short */
+  va_end(again);
+  fputs(prefix, stderr);
+  put_escaped(stderr, text, 0);
+  fputc('\n', stderr);
+  if (text != small)
+    free(text);
+}
 
 int cli_error(int status, const char *fmt, ...)
 {
   va_list ap;
-  fputs("gpuquad: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_verror("gpuquad: ", fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  return status;
+}
+
+/* ---- the process's streams ------------------------------------------------ */
+static int stdout_errno; /* why stdout first failed, when a flush saw it */
+
+void cli_guard_streams(void)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      /* open takes the lowest free number: fd itself */
+      const int opened = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+      if (opened >= 0 && opened != fd)
+        close(opened);
+    }
+  signal(SIGPIPE, SIG_IGN);
+}
+
+int cli_flush_stdout(void)
+{
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout))
+    return 0;
+  if (!stdout_errno)
+    stdout_errno = errno;
+  return -1;
+}
+
+int cli_close_output(int status)
+{
+  const int failed_before = ferror(stdout);
+  errno = 0;
+  const int close_failed = fclose(stdout) != 0;
+  const int cause = stdout_errno ? stdout_errno : close_failed ? errno : 0;
+  if (failed_before || close_failed) {
+    if (cause)
+      cli_error(EXIT_RUNTIME, "write error: %s", strerror(cause));
+    else
+      cli_error(EXIT_RUNTIME, "write error");
+    if (status == EXIT_OK || status == EXIT_CHECK)
+      status = EXIT_RUNTIME;
+  }
+  /* stderr carries only messages: a failed run has its status already, and
+   * a note lost (no GPU, NaN present) does not make a result wrong. */
   return status;
 }
 
@@ -109,16 +245,67 @@ int cli_parse_error(const char *text, const char *const *params, const gq_parse_
 {
   const char *line = err->in_param ? params[err->param_index] : text;
   if (err->in_param)
-    fprintf(stderr, "gpuquad: --param %s: %s\n", line, err->message);
+    cli_error(EXIT_USAGE, "--param %s: %s", line, err->message);
   else
-    fprintf(stderr, "gpuquad: --f: %s\n", err->message);
+    cli_error(EXIT_USAGE, "--f: %s", err->message);
   if (strlen(line) <= 200 && err->column <= strlen(line)) {
-    fprintf(stderr, "  %s\n  ", line);
-    for (size_t k = 0; k < err->column; k++)
-      fputc(line[k] == '\t' ? '\t' : ' ', stderr);
-    fputs("^\n", stderr);
+    fputs("  ", stderr);
+    const size_t column = put_escaped(stderr, line, err->column);
+    fprintf(stderr, "\n  %*s^\n", (int)column, "");
   }
   return EXIT_USAGE;
+}
+
+int cli_params_resolve(cli_params *resolved, const char *const *params, int count)
+{
+  resolved->count = 0;
+  for (int k = 0; k < count; k++) {
+    resolved->text[k] = params[k];
+    resolved->owned[k] = NULL;
+    resolved->count++;
+    const char *eq = strchr(params[k], '=');
+    if (!eq)
+      continue; /* the library says what is wrong with the definition */
+    const char *v = eq + 1, *end = v + strlen(v);
+    while (*v == ' ' || *v == '\t')
+      v++;
+    while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+      end--;
+    const size_t name_len = (size_t)(eq - params[k]), value_len = (size_t)(end - v);
+    /* room for the value as given, or as NAME=%.17g */
+    char *copy = malloc(name_len + value_len + 32), why[128];
+    if (!copy) {
+      cli_params_free(resolved);
+      return cli_error(EXIT_RUNTIME, "out of memory");
+    }
+    resolved->owned[k] = copy;
+    char *value = copy + name_len + 1;
+    memcpy(value, v, value_len);
+    value[value_len] = '\0';
+    double x;
+    if (gq_parse_real(value, &x, why, sizeof why) != 0) {
+      const int rc = cli_error(EXIT_USAGE, "--param %s: '%s' %s", params[k], value, why);
+      cli_params_free(resolved);
+      return rc;
+    }
+    /* Plain decimals are the expression grammar's own numbers: they go as
+     * given.  pi and e become the decimal that reads back as the same double. */
+    const char *unsigned_value = value + (value[0] == '+' || value[0] == '-');
+    if (strcmp(unsigned_value, "pi") != 0 && strcmp(unsigned_value, "e") != 0)
+      continue;
+    snprintf(copy, name_len + value_len + 32, "%.*s=%.17g", (int)name_len, params[k], x);
+    resolved->text[k] = copy;
+  }
+  return EXIT_OK;
+}
+
+void cli_params_free(cli_params *resolved)
+{
+  for (int k = 0; k < resolved->count; k++) {
+    free(resolved->owned[k]);
+    resolved->owned[k] = NULL;
+  }
+  resolved->count = 0;
 }
 
 int cli_parse_device(const char *text, int *device)
@@ -130,9 +317,8 @@ int cli_parse_device(const char *text, int *device)
   else if (strcmp(text, "cuda") == 0 || strcmp(text, "gpu") == 0)
     *device = 0;
   else if (strncmp(text, "cuda:", 5) == 0) {
-    char *end;
-    const long k = strtol(text + 5, &end, 10);
-    if (end == text + 5 || *end || k < 0 || k > 1024)
+    uint64_t k;
+    if (gq_parse_whole(text + 5, 0, 1024, &k, NULL, 0) != 0)
       return -1;
     *device = (int)k;
   } else
@@ -196,13 +382,20 @@ void json_string(json_writer *w, const char *key, const char *value)
 {
   json_key(w, key);
   fputc('"', w->out);
-  for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
-    if (*p == '"' || *p == '\\')
+  /* Valid JSON whatever the bytes: a file name need not be UTF-8.  Controls
+   * as \u00XX, each byte that is no UTF-8 as U+FFFD (the replacement
+   * character). */
+  for (const unsigned char *p = (const unsigned char *)value; *p;) {
+    const size_t len = utf8_length(p);
+    if (len == 0)
+      fputs("\\ufffd", w->out);
+    else if (*p == '"' || *p == '\\')
       fprintf(w->out, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(w->out, "\\u%04x", *p);
+    else if (is_control(p, len))
+      fprintf(w->out, "\\u%04x", len == 1 ? p[0] : p[1]);
     else
-      fputc(*p, w->out);
+      fwrite(p, 1, len, w->out);
+    p += len ? len : 1;
   }
   fputc('"', w->out);
 }

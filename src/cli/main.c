@@ -2,7 +2,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
 
 #include "cli.h"
 
@@ -42,9 +46,8 @@ static void version(void)
   );
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv, double t0)
 {
-  const double t0 = cli_wall_ms();
   int first = 1;
   if (argc > 1 && argv[1][0] != '-') {
     if (strcmp(argv[1], "integrate") == 0)
@@ -79,4 +82,29 @@ int main(int argc, char **argv)
     }
   }
   return cmd_integrate(argc, argv, first, t0);
+}
+
+/* Set when main returns: an exit() before it came from a library (libgomp
+ * exits with status 1, "check failed", when it cannot start its threads). */
+static int main_returned;
+
+static void exit_from_library(void)
+{
+  if (!main_returned) {
+    cli_error(EXIT_RUNTIME, "the computation failed: a library ended the program");
+    _exit(EXIT_RUNTIME);
+  }
+}
+
+int main(int argc, char **argv)
+{
+  const double t0 = cli_wall_ms();
+  cli_guard_streams();
+  atexit(exit_from_library);
+  /* GSL's default handler aborts, out of memory included; every GSL status
+   * the program depends on is checked instead. */
+  gsl_set_error_handler_off();
+  const int status = cli_close_output(run_command(argc, argv, t0));
+  main_returned = 1;
+  return status;
 }

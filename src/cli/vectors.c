@@ -68,20 +68,15 @@ static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_read
     else if (strcmp(o->dtype, "f32") == 0) ropts->raw_dtype = GQ_DTYPE_F32;
     else return cli_error(EXIT_USAGE, "--dtype=%s: expected f64 or f32", o->dtype);
   }
-  if (o->offset) {
-    char *end;
-    const unsigned long long v = strtoull(o->offset, &end, 10);
-    if (end == o->offset || *end || o->offset[0] == '-')
-      return cli_error(EXIT_USAGE, "--offset=%s: expected a number of bytes", o->offset);
+  uint64_t v;
+  if (o->offset && gq_parse_whole(o->offset, 0, INT64_MAX, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--offset=%s: %s", o->offset, err);
+  if (o->offset)
     ropts->offset = v;
-  }
-  if (o->col) {
-    char *end;
-    const long v = strtol(o->col, &end, 10);
-    if (end == o->col || *end || v < 1 || v > 1000000)
-      return cli_error(EXIT_USAGE, "--col=%s: expected a column number from 1", o->col);
+  if (o->col && gq_parse_count(o->col, 1000000, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--col=%s: %s", o->col, err);
+  if (o->col)
     ropts->column = (int)v;
-  }
   run->nan_text = o->nan ? o->nan : "propagate";
   if (strcmp(run->nan_text, "propagate") == 0) run->nan = GQ_NAN_PROPAGATE;
   else if (strcmp(run->nan_text, "omit") == 0) run->nan = GQ_NAN_OMIT;
@@ -99,12 +94,8 @@ static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_read
     if (gq_parse_count(o->n ? o->n : "1e6", UINT64_C(1) << 40, n, err, sizeof err) != 0)
       return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
     *seed = 1;
-    if (o->seed) {
-      char *end;
-      *seed = strtoull(o->seed, &end, 10);
-      if (end == o->seed || *end || o->seed[0] == '-')
-        return cli_error(EXIT_USAGE, "--seed=%s: expected a whole number", o->seed);
-    }
+    if (o->seed && gq_parse_whole(o->seed, 0, UINT64_MAX, seed, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--seed=%s: %s", o->seed, err);
     return EXIT_OK;
   }
   if (o->n || o->seed)
@@ -200,9 +191,11 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
     for (int i = 0; i < run->inputs; i++)
       if (strcmp(run->names[i], "-") == 0)
         return cli_error(EXIT_USAGE, "--check cannot read standard input a second time");
-    if (gq_reader_read_all_f64(run->names[0], ropts, &run->h_x, &n, msg, sizeof msg) != GQ_SUCCESS ||
-        (run->inputs == 2 && gq_reader_read_all_f64(run->names[1], ropts, &run->h_y, &n, msg, sizeof msg) != GQ_SUCCESS))
-      return cli_error(EXIT_USAGE, "%s", msg);
+    int read = gq_reader_read_all_f64(run->names[0], ropts, &run->h_x, &n, msg, sizeof msg);
+    if (read == GQ_SUCCESS && run->inputs == 2)
+      read = gq_reader_read_all_f64(run->names[1], ropts, &run->h_y, &n, msg, sizeof msg);
+    if (read != GQ_SUCCESS) /* out of memory is a failed run (3), not bad input */
+      return cli_error(cli_exit_status(read), "%s", msg);
   }
   return EXIT_OK;
 }
@@ -281,9 +274,9 @@ int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, ui
   if (finish_status != GQ_SUCCESS)
     return cli_error(cli_exit_status(finish_status), "%s", gq_last_error());
   if (run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
-    fprintf(stderr, "gpuquad: note: %s: %llu NaN and %llu infinite terms propagate into the results "
-                    "(--nan=omit leaves them out)\n",
-            what, (unsigned long long)nan_count, (unsigned long long)inf_count);
+    cli_error(EXIT_OK, "note: %s: %llu NaN and %llu infinite terms propagate into the results "
+                       "(--nan=omit leaves them out)",
+              what, (unsigned long long)nan_count, (unsigned long long)inf_count);
   return EXIT_OK;
 }
 
