@@ -11,7 +11,7 @@ int gq_cuda_device_count(void) { return gq_cuda_count(); }
 int gq_context_open(gq_context **out, int device)
 {
   if (!out)
-    return gq_fail(GQ_EINVAL, "gq_context_open: NULL context pointer");
+    return gq_null_arg(__func__, "ctx");
   *out = NULL;
   if (device < GQ_DEVICE_CPU)
     return gq_fail(GQ_EINVAL, "gq_context_open: bad device %d", device);
@@ -56,6 +56,10 @@ void gq_context_free(gq_context *ctx)
 
 void gq_context_set_jit_cache(gq_context *ctx, int enabled)
 {
+  if (!ctx) {
+    gq_null_arg(__func__, "ctx");
+    return;
+  }
   ctx->jit_cache = enabled != 0;
   if (ctx->cuda)
     gq_cuda_set_jit_cache(ctx->cuda, ctx->jit_cache);
@@ -64,13 +68,25 @@ void gq_context_set_jit_cache(gq_context *ctx, int enabled)
 int gq_context_set_stream(gq_context *ctx, void *stream)
 {
   if (!ctx)
-    return gq_fail(GQ_EINVAL, "gq_context_set_stream: NULL context");
+    return gq_null_arg(__func__, "ctx");
   if (ctx->backend != GQ_BACKEND_CUDA)
     return gq_fail(GQ_EUNSUP, "a CPU context has no CUDA stream");
   gq_cuda_set_stream(ctx->cuda, stream);
   return GQ_SUCCESS;
 }
 
-int gq_context_backend(const gq_context *ctx) { return ctx->backend; }
-const char *gq_context_device_name(const gq_context *ctx) { return ctx->device_name; }
-int gq_context_threads(const gq_context *ctx) { return ctx->threads; }
+/* The getters of a NULL context say so and give a value no context has. */
+int gq_context_backend(const gq_context *ctx)
+{
+  return ctx ? ctx->backend : (gq_null_arg(__func__, "ctx"), -1);
+}
+
+const char *gq_context_device_name(const gq_context *ctx)
+{
+  return ctx ? ctx->device_name : (gq_null_arg(__func__, "ctx"), "");
+}
+
+int gq_context_threads(const gq_context *ctx)
+{
+  return ctx ? ctx->threads : (gq_null_arg(__func__, "ctx"), 0);
+}
