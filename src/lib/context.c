@@ -3,10 +3,36 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "internal.h"
 
 int gq_cuda_device_count(void) { return gq_cuda_count(); }
+
+/* The CPU backend's team: what OpenMP would start (OMP_NUM_THREADS, else
+ * one per processor; at most OMP_THREAD_LIMIT), but no more than
+ * GQ_CPU_THREADS_PER_PROC per processor this process may run on and no more
+ * than GQ_CPU_MAX_THREADS.  Every parallel region of the backend asks for
+ * exactly this many (num_threads), so a huge OMP_NUM_THREADS cannot make
+ * libgomp create threads until the system refuses, which libgomp answers by
+ * exiting the process.  The reductions are compute-bound: threads beyond the
+ * processors only add partial sums, and results do not depend on the team. */
+int gq_cpu_threads(void)
+{
+#ifdef _OPENMP
+  const int limit = omp_get_thread_limit(); /* OMP_THREAD_LIMIT */
+  const int asked = omp_get_max_threads() < limit ? omp_get_max_threads() : limit;
+  const int procs = omp_get_num_procs();
+  const int cap = procs > 0 && procs <= GQ_CPU_MAX_THREADS / GQ_CPU_THREADS_PER_PROC
+                ? procs * GQ_CPU_THREADS_PER_PROC
+                : GQ_CPU_MAX_THREADS;
+  return asked < 1 ? 1 : asked < cap ? asked : cap;
+#else
+  return 1;
+#endif
+}
 
 int gq_context_open(gq_context **out, int device)
 {

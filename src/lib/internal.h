@@ -99,6 +99,10 @@ typedef struct {
 } gq_grid_info;
 
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+/* The team size of every CPU parallel region (context.c): OpenMP's choice,
+ * capped at GQ_CPU_THREADS_PER_PROC per processor and GQ_CPU_MAX_THREADS. */
+#define GQ_CPU_THREADS_PER_PROC 4
+#define GQ_CPU_MAX_THREADS 1024
 int gq_cpu_threads(void);
 
 /* Points of the grid where g is not finite: how many, and the first index. */
