@@ -3,13 +3,16 @@
  * n whose n * size overflows, the first past PTRDIFF_MAX): a GQ_E* status
  * and a message (gq_last_error and the error handler), or for a function
  * without a status its documented neutral value and a message; never a
- * crash, never success.  Each hostile call runs in a child process, so a
- * crash fails one case by name; the child then makes valid calls on the same
- * context, which must still give exact answers.  Finally the parent runs
- * every kind of valid call in-process.
+ * crash, never success.  After each hostile call, valid calls on the same
+ * context must still give exact answers; finally every kind of valid call
+ * runs once more.
  *
- * The parent runs no parallel region before the last child: libgomp's
- * thread pool does not survive fork. */
+ * On a CPU context (no argument) each hostile call runs in a child process,
+ * so a crash fails one case by name; the parent runs no parallel region
+ * before the last child, as libgomp's thread pool does not survive fork.
+ * With the argument "cuda" (tests/api_hostile.gpu) the same calls run
+ * in-process on CUDA device 0, the vectors in device memory (a CUDA context
+ * does not survive fork either); exit 77 without a device. */
 #include "config.h"
 
 #include <limits.h>
@@ -33,6 +36,10 @@ enum { N = 8, UNEXPECTED = 15, ANY_ERROR = -1 };
 #define PAST_PTRDIFF(type) ((size_t)PTRDIFF_MAX / sizeof(type) + 1)
 
 static gq_context *ctx;
+static int cuda;                      /* the "cuda" mode: in-process, device 0 */
+static double *vx, *vy, *vbuf, *vd;   /* vectors in the context's memory */
+static float *vxf, *vyf;
+static gq_rms_result *vrms;           /* an asynchronous rms result, likewise */
 static const gq_integrand *circle;
 static gq_integrand *expr;
 static double x[N], y[N], buf[N], d;
@@ -64,7 +71,25 @@ static void count_handler(int status, const char *message)
   handler_calls++;
 }
 
-/* A fresh reader over text (children consume their own). */
+/* The vectors where the context computes: the host arrays on a CPU
+ * context, device copies on a CUDA one. */
+static int place_vectors(void)
+{
+  if (!cuda) {
+    vx = x, vy = y, vbuf = buf, vd = &d, vxf = xf, vyf = yf, vrms = &rres;
+    return GQ_SUCCESS;
+  }
+  void *p[7];
+  const size_t bytes[7] = {sizeof x, sizeof y, sizeof buf, sizeof d, sizeof xf, sizeof yf, sizeof rres};
+  const void *from[7] = {x, y, buf, &d, xf, yf, &rres};
+  for (int k = 0; k < 7; k++)
+    if (gq_alloc(ctx, bytes[k], &p[k]) != GQ_SUCCESS || gq_copy_to(ctx, p[k], from[k], bytes[k]) != GQ_SUCCESS)
+      return GQ_ENOMEM;
+  vx = p[0], vy = p[1], vbuf = p[2], vd = p[3], vxf = p[4], vyf = p[5], vrms = p[6];
+  return GQ_SUCCESS;
+}
+
+/* A fresh reader over text (each case consumes its own). */
 static gq_reader *rd(void)
 {
   gq_reader *r;
@@ -138,7 +163,7 @@ static int limits_are_nan(void)
 static int still_works(void)
 {
   double sum = 0;
-  return gq_sum(ctx, N, x, &sum) == GQ_SUCCESS && sum == 36.0 && gq_last_error()[0] == '\0' &&
+  return gq_sum(ctx, N, vx, &sum) == GQ_SUCCESS && sum == 36.0 && gq_last_error()[0] == '\0' &&
          gq_integrand_eval(circle, 0.0) == 4.0 && gq_integrand_eval(expr, 3.0) == 6.0;
 }
 
@@ -175,8 +200,19 @@ static pid_t start_case(void)
   return pid;
 }
 
-/* want: a status, or ANY_ERROR; quiet: the call is a documented no-op that
- * need not leave a message. */
+/* code: report()'s; want: a status, or ANY_ERROR; quiet: the call is a
+ * documented no-op that need not leave a message. */
+static void judge_code(int code, int want, int quiet, const char *call)
+{
+  const int status = code & 15;
+  const int status_ok = want == ANY_ERROR ? status != GQ_SUCCESS && status != UNEXPECTED : status == want;
+  const int said = quiet || (code & 48) == 48, works = (code & 64) != 0;
+  tap_ok(status_ok && said && works, "%s -> %s%s%s", call,
+         status == UNEXPECTED ? "a wrong value" : gq_strerror(status),
+         said ? "" : ", without a message and a handler call",
+         works ? "" : ", and valid calls then fail");
+}
+
 static void judge(pid_t pid, int want, int quiet, const char *call)
 {
   int ws;
@@ -189,31 +225,26 @@ static void judge(pid_t pid, int want, int quiet, const char *call)
     diag("%s", strsignal(WTERMSIG(ws)));
     return;
   }
-  const int code = WEXITSTATUS(ws), status = code & 15;
-  const int status_ok = want == ANY_ERROR ? status != GQ_SUCCESS && status != UNEXPECTED : status == want;
-  const int said = quiet || (code & 48) == 48, works = (code & 64) != 0;
-  tap_ok(status_ok && said && works, "%s -> %s%s%s", call,
-         status == UNEXPECTED ? "a wrong value" : gq_strerror(status),
-         said ? "" : ", without a message and a handler call",
-         works ? "" : ", and valid calls then fail");
+  judge_code(WEXITSTATUS(ws), want, quiet, call);
 }
 
+/* One case: in a child (CPU), or in-process (cuda). */
+#define RUN_CASE(want, quiet, desc, value)            \
+  do {                                                \
+    if (cuda) {                                       \
+      handler_calls = 0;                              \
+      judge_code(report(value), want, quiet, desc);   \
+    } else {                                          \
+      const pid_t pid_ = start_case();                \
+      if (pid_ == 0)                                  \
+        _exit(report(value));                         \
+      judge(pid_, want, quiet, desc);                 \
+    }                                                 \
+  } while (0)
 /* A status call; a truth about a function without one (message required);
  * a truth about a documented no-op (no message required). */
-#define STATUS(want, call)           \
-  do {                               \
-    const pid_t pid_ = start_case(); \
-    if (pid_ == 0)                   \
-      _exit(report(call));           \
-    judge(pid_, want, 0, #call);     \
-  } while (0)
-#define TRUTH(quiet, expr)                                \
-  do {                                                    \
-    const pid_t pid_ = start_case();                      \
-    if (pid_ == 0)                                        \
-      _exit(report((expr) ? GQ_SUCCESS : UNEXPECTED));    \
-    judge(pid_, GQ_SUCCESS, quiet, #expr);                \
-  } while (0)
+#define STATUS(want, call) RUN_CASE(want, 0, #call, call)
+#define TRUTH(quiet, expr) RUN_CASE(GQ_SUCCESS, quiet, #expr, (expr) ? GQ_SUCCESS : UNEXPECTED)
 #define SAYS(expr) TRUTH(0, expr)
 #define QUIET(expr) TRUTH(1, expr)
 
@@ -264,7 +295,7 @@ static void hostile_status_and_contexts(void)
   SAYS(gq_context_create(-3) == NULL);
   QUIET((gq_context_free(NULL), 1));
   STATUS(GQ_EINVAL, gq_context_set_stream(NULL, NULL));
-  STATUS(GQ_EUNSUP, gq_context_set_stream(ctx, NULL));
+  STATUS(cuda ? GQ_SUCCESS : GQ_EUNSUP, gq_context_set_stream(ctx, NULL));
   SAYS(gq_context_backend(NULL) == -1);
   SAYS(strcmp(gq_context_device_name(NULL), "") == 0);
   SAYS(gq_context_threads(NULL) == 0);
@@ -341,28 +372,28 @@ static void hostile_memory(void)
   STATUS(GQ_ENOMEM, alloc_status((size_t)PTRDIFF_MAX + 1));
   QUIET((gq_free(ctx, NULL), 1));
   SAYS((gq_free(NULL, malloc(1)), 1));
-  STATUS(GQ_EINVAL, gq_copy_to(NULL, buf, x, sizeof x));
+  STATUS(GQ_EINVAL, gq_copy_to(NULL, vbuf, x, sizeof x));
   STATUS(GQ_EINVAL, gq_copy_to(ctx, NULL, x, sizeof x));
-  STATUS(GQ_EINVAL, gq_copy_to(ctx, buf, NULL, sizeof x));
-  STATUS(GQ_EINVAL, gq_copy_to(ctx, buf, x, SIZE_MAX));
-  STATUS(GQ_EINVAL, gq_copy_to(ctx, buf, x, (size_t)PTRDIFF_MAX + 1));
-  STATUS(GQ_EINVAL, gq_copy_from(NULL, buf, x, sizeof x));
-  STATUS(GQ_EINVAL, gq_copy_from(ctx, NULL, x, sizeof x));
+  STATUS(GQ_EINVAL, gq_copy_to(ctx, vbuf, NULL, sizeof x));
+  STATUS(GQ_EINVAL, gq_copy_to(ctx, vbuf, x, SIZE_MAX));
+  STATUS(GQ_EINVAL, gq_copy_to(ctx, vbuf, x, (size_t)PTRDIFF_MAX + 1));
+  STATUS(GQ_EINVAL, gq_copy_from(NULL, buf, vx, sizeof x));
+  STATUS(GQ_EINVAL, gq_copy_from(ctx, NULL, vx, sizeof x));
   STATUS(GQ_EINVAL, gq_copy_from(ctx, buf, NULL, sizeof x));
-  STATUS(GQ_EINVAL, gq_copy_from(ctx, buf, x, SIZE_MAX));
-  STATUS(GQ_EINVAL, gq_copy_from(ctx, buf, x, (size_t)PTRDIFF_MAX + 1));
-  STATUS(GQ_EINVAL, gq_generate(NULL, GQ_GEN_UNIFORM, N, 1, buf));
+  STATUS(GQ_EINVAL, gq_copy_from(ctx, buf, vx, SIZE_MAX));
+  STATUS(GQ_EINVAL, gq_copy_from(ctx, buf, vx, (size_t)PTRDIFF_MAX + 1));
+  STATUS(GQ_EINVAL, gq_generate(NULL, GQ_GEN_UNIFORM, N, 1, vbuf));
   STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_UNIFORM, N, 1, NULL));
-  STATUS(GQ_EINVAL, gq_generate(ctx, (gq_gen_kind)99, N, 1, buf));
-  STATUS(GQ_EINVAL, gq_generate(ctx, (gq_gen_kind)-1, N, 1, buf));
-  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_LINSPACE, SIZE_MAX, 1, buf));
-  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_UNIFORM, TOO_MANY(double), 1, buf));
-  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_NORMAL, PAST_PTRDIFF(double), 1, buf));
-  STATUS(GQ_EINVAL, gq_generate_f(NULL, GQ_GEN_UNIFORM, N, 1, xf));
+  STATUS(GQ_EINVAL, gq_generate(ctx, (gq_gen_kind)99, N, 1, vbuf));
+  STATUS(GQ_EINVAL, gq_generate(ctx, (gq_gen_kind)-1, N, 1, vbuf));
+  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_LINSPACE, SIZE_MAX, 1, vbuf));
+  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_UNIFORM, TOO_MANY(double), 1, vbuf));
+  STATUS(GQ_EINVAL, gq_generate(ctx, GQ_GEN_NORMAL, PAST_PTRDIFF(double), 1, vbuf));
+  STATUS(GQ_EINVAL, gq_generate_f(NULL, GQ_GEN_UNIFORM, N, 1, vxf));
   STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_UNIFORM, N, 1, NULL));
-  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_LINSPACE, SIZE_MAX, 1, xf));
-  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_UNIFORM, TOO_MANY(float), 1, xf));
-  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_NORMAL, PAST_PTRDIFF(float), 1, xf));
+  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_LINSPACE, SIZE_MAX, 1, vxf));
+  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_UNIFORM, TOO_MANY(float), 1, vxf));
+  STATUS(GQ_EINVAL, gq_generate_f(ctx, GQ_GEN_NORMAL, PAST_PTRDIFF(float), 1, vxf));
 }
 
 static void hostile_reductions(void)
@@ -377,14 +408,14 @@ static void hostile_reductions(void)
   SAYS((gq_stats_acc_merge(NULL, &tacc), 1));
   SAYS((gq_stats_acc_merge(&tacc, NULL), 1));
 
-  ACCUMULATE_1(gq_sum_accumulate, &sacc, double, x);
-  ACCUMULATE_1(gq_sum_accumulate_f, &sacc, float, xf);
-  ACCUMULATE_2(gq_dot_accumulate, &sacc, double, x, y);
-  ACCUMULATE_2(gq_dot_accumulate_f, &sacc, float, xf, yf);
-  ACCUMULATE_2(gq_rms_accumulate, &racc, double, x, y);
-  ACCUMULATE_2(gq_rms_accumulate_f, &racc, float, xf, yf);
-  ACCUMULATE_1(gq_stats_accumulate, &tacc, double, x);
-  ACCUMULATE_1(gq_stats_accumulate_f, &tacc, float, xf);
+  ACCUMULATE_1(gq_sum_accumulate, &sacc, double, vx);
+  ACCUMULATE_1(gq_sum_accumulate_f, &sacc, float, vxf);
+  ACCUMULATE_2(gq_dot_accumulate, &sacc, double, vx, vy);
+  ACCUMULATE_2(gq_dot_accumulate_f, &sacc, float, vxf, vyf);
+  ACCUMULATE_2(gq_rms_accumulate, &racc, double, vx, vy);
+  ACCUMULATE_2(gq_rms_accumulate_f, &racc, float, vxf, vyf);
+  ACCUMULATE_1(gq_stats_accumulate, &tacc, double, vx);
+  ACCUMULATE_1(gq_stats_accumulate_f, &tacc, float, vxf);
 
   STATUS(GQ_EINVAL, gq_sum_finish(NULL, P, &d));
   STATUS(GQ_EINVAL, gq_sum_finish(&sacc, P, NULL));
@@ -393,27 +424,34 @@ static void hostile_reductions(void)
   STATUS(GQ_EINVAL, gq_stats_finish(NULL, P, &tres));
   STATUS(GQ_EINVAL, gq_stats_finish(&tacc, P, NULL));
 
-  ONE_SHOT_1(gq_sum, double, x, &d);
-  ONE_SHOT_1(gq_sum_f, float, xf, &d);
-  ONE_SHOT_2(gq_dot, double, x, y, &d);
-  ONE_SHOT_2(gq_dot_f, float, xf, yf, &d);
-  ONE_SHOT_2(gq_rms_diff, double, x, y, &rres);
-  ONE_SHOT_2(gq_rms_diff_f, float, xf, yf, &rres);
-  ONE_SHOT_1(gq_stats, double, x, &tres);
-  ONE_SHOT_1(gq_stats_f, float, xf, &tres);
+  ONE_SHOT_1(gq_sum, double, vx, &d);
+  ONE_SHOT_1(gq_sum_f, float, vxf, &d);
+  ONE_SHOT_2(gq_dot, double, vx, vy, &d);
+  ONE_SHOT_2(gq_dot_f, float, vxf, vyf, &d);
+  ONE_SHOT_2(gq_rms_diff, double, vx, vy, &rres);
+  ONE_SHOT_2(gq_rms_diff_f, float, vxf, vyf, &rres);
+  ONE_SHOT_1(gq_stats, double, vx, &tres);
+  ONE_SHOT_1(gq_stats_f, float, vxf, &tres);
 
-  STATUS(GQ_EINVAL, gq_sum_async(NULL, N, x, &d));
-  STATUS(GQ_EINVAL, gq_sum_async(ctx, N, NULL, &d));
-  STATUS(GQ_EINVAL, gq_sum_async(ctx, N, x, NULL));
-  STATUS(GQ_EUNSUP, gq_sum_async(ctx, N, x, &d));
-  STATUS(GQ_EINVAL, gq_dot_async(NULL, N, x, y, &d));
-  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, NULL, y, &d));
-  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, x, NULL, &d));
-  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, x, y, NULL));
-  STATUS(GQ_EINVAL, gq_rms_diff_async(NULL, N, x, y, &rres));
-  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, NULL, y, &rres));
-  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, x, NULL, &rres));
-  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, x, y, NULL));
+  const int async = cuda ? GQ_SUCCESS : GQ_EUNSUP;
+  STATUS(GQ_EINVAL, gq_sum_async(NULL, N, vx, vd));
+  STATUS(GQ_EINVAL, gq_sum_async(ctx, N, NULL, vd));
+  STATUS(GQ_EINVAL, gq_sum_async(ctx, N, vx, NULL));
+  STATUS(ANY_ERROR, gq_sum_async(ctx, SIZE_MAX, vx, vd));
+  STATUS(ANY_ERROR, gq_sum_async(ctx, TOO_MANY(double), vx, vd));
+  QUIET(gq_sum_async(ctx, N, vx, vd) == async);
+  STATUS(GQ_EINVAL, gq_dot_async(NULL, N, vx, vy, vd));
+  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, NULL, vy, vd));
+  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, vx, NULL, vd));
+  STATUS(GQ_EINVAL, gq_dot_async(ctx, N, vx, vy, NULL));
+  STATUS(ANY_ERROR, gq_dot_async(ctx, PAST_PTRDIFF(double), vx, vy, vd));
+  QUIET(gq_dot_async(ctx, N, vx, vy, vd) == async);
+  STATUS(GQ_EINVAL, gq_rms_diff_async(NULL, N, vx, vy, vrms));
+  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, NULL, vy, vrms));
+  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, vx, NULL, vrms));
+  STATUS(GQ_EINVAL, gq_rms_diff_async(ctx, N, vx, vy, NULL));
+  STATUS(ANY_ERROR, gq_rms_diff_async(ctx, SIZE_MAX, vx, vy, vrms));
+  QUIET(gq_rms_diff_async(ctx, N, vx, vy, vrms) == async);
 }
 
 static void hostile_readers_and_streams(void)
@@ -455,7 +493,7 @@ static void hostile_readers_and_streams(void)
   STATUS(GQ_EINVAL, gq_stats_stream(ctx, rd(), NULL, &info));
 }
 
-/* ---- valid calls, in-process -------------------------------------------- */
+/* ---- valid calls, each kind once ------------------------------------------ */
 static void valid_calls(void)
 {
   gq_trapezoid_result r = {0};
@@ -480,10 +518,10 @@ static void valid_calls(void)
   gq_stats_result s = {0};
   gq_rms_result rr = {0};
   double dot = 0;
-  ok = gq_stats(ctx, N, x, &s) == GQ_SUCCESS;
+  ok = gq_stats(ctx, N, vx, &s) == GQ_SUCCESS;
   tap_ok(ok && s.mean == 4.5 && s.var_population == 5.25 && s.argmax == N - 1,
          "valid: gq_stats of 1..8: mean %g (4.5), population variance %g (5.25)", s.mean, s.var_population);
-  ok = gq_dot(ctx, N, x, y, &dot) == GQ_SUCCESS && gq_rms_diff(ctx, N, y, x, &rr) == GQ_SUCCESS;
+  ok = gq_dot(ctx, N, vx, vy, &dot) == GQ_SUCCESS && gq_rms_diff(ctx, N, vy, vx, &rr) == GQ_SUCCESS;
   tap_ok(ok && dot == 408.0 && rr.max_abs == 8.0, "valid: gq_dot = %g (408), rms max |y - x| = %g (8)", dot,
          rr.max_abs);
 
@@ -508,8 +546,13 @@ static void valid_calls(void)
   tap_ok(gq_last_error()[0] == '\0', "after success gq_last_error() is empty ('%s')", gq_last_error());
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+  cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+  if (cuda && gq_cuda_device_count() == 0) {
+    printf("1..0 # SKIP no CUDA device\n");
+    return 77;
+  }
   gq_set_error_handler(count_handler);
   for (int k = 0; k < N; k++) {
     x[k] = k + 1;
@@ -518,11 +561,13 @@ int main(void)
     yf[k] = (float)y[k];
   }
   gq_parse_error err;
-  if (gq_context_open(&ctx, GQ_DEVICE_CPU) != GQ_SUCCESS || !(circle = gq_integrand_builtin("circle")) ||
+  if (gq_context_open(&ctx, cuda ? 0 : GQ_DEVICE_CPU) != GQ_SUCCESS || place_vectors() != GQ_SUCCESS ||
+      !(circle = gq_integrand_builtin("circle")) ||
       gq_integrand_parse("k*x", one_param, 1, 1, &expr, &err) != GQ_SUCCESS) {
     printf("Bail out! cannot set up: %s\n", gq_last_error());
     return 99;
   }
+  diag("%s", gq_context_device_name(ctx));
   gq_mc_options_init(&mo);
   gq_sum_acc_init(&sacc);
   gq_rms_acc_init(&racc);

@@ -90,7 +90,8 @@ static int generate(const char *function, gq_context *ctx, gq_gen_kind kind, siz
     return GQ_SUCCESS;
   if (!xd && !xf)
     return gq_null_arg(function, "x");
-  const int status = xd ? gq_check_span(function, "x", xd, n, sizeof *xd) : gq_check_span(function, "x", xf, n, sizeof *xf);
+  const int status = xd ? gq_check_span(function, "x", xd, n, sizeof *xd)
+                        : gq_check_span(function, "x", xf, n, sizeof *xf);
   if (status != GQ_SUCCESS)
     return status;
   if (ctx->backend == GQ_BACKEND_CUDA)

@@ -10,10 +10,10 @@
 #include "internal.h"
 
 /* A NULL accumulator is recorded (gq_last_error, the handler) and ignored. */
-#define GQ_ACC_REQUIRE(p) \
-  if (!(p)) {              \
+#define GQ_ACC_REQUIRE(p)      \
+  if (!(p)) {                  \
     gq_null_arg(__func__, #p); \
-    return;                \
+    return;                    \
   }
 void gq_sum_acc_init(gq_sum_acc *acc) { GQ_ACC_REQUIRE(acc) gq_sum_acc_zero(acc); }
 void gq_rms_acc_init(gq_rms_acc *acc) { GQ_ACC_REQUIRE(acc) gq_rms_acc_zero(acc); }
