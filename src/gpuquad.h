@@ -18,8 +18,8 @@
  * record the message all the same and give a neutral value: a NULL context
  * has backend -1, device name "" and 0 threads; a NULL integrand is not a
  * built-in, has 0 dims, name "" and evaluates to NaN; a NULL reader has
- * format GQ_FORMAT_AUTO, dtype GQ_DTYPE_NONE, length -1 and name "".  Only
- * the optional out-pointers that a comment says may be NULL may be.
+ * format GQ_FORMAT_AUTO, dtype GQ_DTYPE_NONE, length -1 and name "".  A
+ * NULL out-pointer means "not wanted" only where a comment says so.
  *
  * Threads: a context is not shared: use one per host thread (or guard it),
  * or one per CUDA stream.  Integrands are immutable after they are made and

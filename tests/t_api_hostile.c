@@ -287,6 +287,8 @@ static void hostile_status_and_contexts(void)
   QUIET(strcmp(gq_strerror(INT_MAX), "unknown status") == 0);
   QUIET(strcmp(gq_strerror(GQ_NSTATUS), "unknown status") == 0);
   QUIET(gq_version() != NULL && gq_last_error() != NULL);
+  QUIET(gq_set_error_handler(gq_set_error_handler(NULL)) == NULL); /* NULL: the default, then ours back */
+  QUIET(gq_cuda_device_count() >= 0);
 
   STATUS(GQ_EINVAL, gq_context_open(NULL, GQ_DEVICE_CPU));
   STATUS(GQ_EINVAL, open_status(-3));
