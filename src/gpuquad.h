@@ -125,7 +125,8 @@ typedef struct {
  * gives the grammar) with parameters given as "name=value" strings.  dims is
  * the number of variables the caller supplies (1 for integrals on a line:
  * x; D for Monte Carlo: x1..xD).  A built-in name returns the shared
- * built-in.  Free with gq_integrand_free (which ignores built-ins). */
+ * built-in.  Free with gq_integrand_free (which ignores built-ins).  err
+ * may be NULL. */
 int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
                        gq_integrand **f, gq_parse_error *err);
 void gq_integrand_free(gq_integrand *f);
@@ -135,7 +136,8 @@ const char *gq_integrand_name(const gq_integrand *f);
 const char *gq_integrand_formula(const gq_integrand *f);     /* "4*sqrt(1-x^2)"; an
                                          expression's canonical, parenthesised text */
 const char *gq_integrand_description(const gq_integrand *f);
-void gq_integrand_limits(const gq_integrand *f, double *a, double *b); /* expressions: [0, 1] */
+/* expressions: [0, 1]; a or b may be NULL */
+void gq_integrand_limits(const gq_integrand *f, double *a, double *b);
 double gq_integrand_eval(const gq_integrand *f, double x); /* host, double; x1 = x for D > 1 */
 
 /* ---- the composite trapezoid rule ------------------------------------- */
@@ -206,7 +208,8 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
 /* Is |T - reference| within what the trapezoid rule can be expected to miss?
  * tolerance = GQ_CHECK_SAFETY * difference + 64 * eps * l1norm + ref->abserr,
  * where eps is the unit roundoff of the evaluation precision.  Returns
- * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance. */
+ * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance (tolerance
+ * may be NULL). */
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance);
 
@@ -430,7 +433,7 @@ int64_t     gq_reader_length(const gq_reader *r);
  * (cudaMemcpyAsync, its own stream) overlaps the reduction of chunk k, and
  * the disk read of chunk k+2 overlaps both.  float32 data stay float32 across
  * PCIe.  For two inputs of different dtypes the float32 one is widened on the
- * host.  Lengths that differ are GQ_EINVAL, naming both. */
+ * host.  Lengths that differ are GQ_EINVAL, naming both.  info may be NULL. */
 typedef struct {
   uint64_t elements;       /* per input                                        */
   double bytes;            /* bytes read from the inputs, all together         */
@@ -533,7 +536,7 @@ typedef struct {
 int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
 
 /* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2).
- * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK. */
+ * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK (z may be NULL). */
 int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
 
 #ifdef __cplusplus
