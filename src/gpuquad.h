@@ -11,6 +11,16 @@
  * never exits: errors reach the caller as a status, gq_last_error() (a
  * thread-local message) and the replaceable error handler.
  *
+ * Arguments: a NULL pointer where an object is needed, or a count of
+ * elements that no object can hold (n * element size beyond PTRDIFF_MAX, as
+ * an overflowed multiplication gives), is GQ_EINVAL (GQ_ENOMEM from
+ * gq_alloc) with a message, never a crash.  Functions that return no status
+ * record the message all the same and give a neutral value: a NULL context
+ * has backend -1, device name "" and 0 threads; a NULL integrand is not a
+ * built-in, has 0 dims, name "" and evaluates to NaN; a NULL reader has
+ * format GQ_FORMAT_AUTO, dtype GQ_DTYPE_NONE, length -1 and name "".  A
+ * NULL out-pointer means "not wanted" only where a comment says so.
+ *
  * Threads: a context is not shared: use one per host thread (or guard it),
  * or one per CUDA stream.  Integrands are immutable after they are made and
  * may be shared.  Everything else is stateless, except the error handler,
@@ -115,7 +125,8 @@ typedef struct {
  * gives the grammar) with parameters given as "name=value" strings.  dims is
  * the number of variables the caller supplies (1 for integrals on a line:
  * x; D for Monte Carlo: x1..xD).  A built-in name returns the shared
- * built-in.  Free with gq_integrand_free (which ignores built-ins). */
+ * built-in.  Free with gq_integrand_free (which ignores built-ins).  err
+ * may be NULL. */
 int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
                        gq_integrand **f, gq_parse_error *err);
 void gq_integrand_free(gq_integrand *f);
@@ -125,7 +136,8 @@ const char *gq_integrand_name(const gq_integrand *f);
 const char *gq_integrand_formula(const gq_integrand *f);     /* "4*sqrt(1-x^2)"; an
                                          expression's canonical, parenthesised text */
 const char *gq_integrand_description(const gq_integrand *f);
-void gq_integrand_limits(const gq_integrand *f, double *a, double *b); /* expressions: [0, 1] */
+/* expressions: [0, 1]; a or b may be NULL */
+void gq_integrand_limits(const gq_integrand *f, double *a, double *b);
 double gq_integrand_eval(const gq_integrand *f, double x); /* host, double; x1 = x for D > 1 */
 
 /* ---- the composite trapezoid rule ------------------------------------- */
@@ -204,7 +216,8 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
 /* Is |T - reference| within what the trapezoid rule can be expected to miss?
  * tolerance = GQ_CHECK_SAFETY * difference + 64 * eps * l1norm + ref->abserr,
  * where eps is the unit roundoff of the evaluation precision.  Returns
- * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance. */
+ * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance (tolerance
+ * may be NULL). */
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance);
 
@@ -364,14 +377,71 @@ int gq_rms_diff_f(gq_context *ctx, size_t n, const float *x, const float *y, gq_
 int gq_stats(gq_context *ctx, size_t n, const double *x, gq_stats_result *s);
 int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s);
 
-/* Streaming from files: a reader (src/lib/io/reader.h) is consumed in chunks.
+/* ---- readers: vectors from files, standard input or memory ------------
+ * A reader turns its input into chunks of numbers for the gq_*_stream
+ * reductions below, so inputs larger than memory work.  Formats (gpuquad(1),
+ * "Data for dot, rms and stats", has the details):
+ *   npy   NumPy .npy (versions 1-3; <f8 <f4 >f8 >f4 =f8 =f4; any shape);
+ *   raw   headerless f64 (or f32) in native byte order, after opts.offset bytes;
+ *   text  one number per line, or column opts.column of comma- or
+ *         whitespace-separated rows; '#' starts a comment.
+ * GQ_FORMAT_AUTO chooses by extension (.npy; .txt .csv .dat .tsv; .bin .raw
+ * .f64 .f32), else sniffs: the npy magic means npy, anything else is text.
+ * Failures: GQ_EIO (open, read, truncated), GQ_EFORMAT (malformed or
+ * unsupported content), GQ_EINVAL (bad options, NULL pointers), GQ_ENOMEM;
+ * the message starts with the input's name and goes to msg (msglen bytes,
+ * msg may be NULL) as well as to gq_last_error(). */
+typedef enum {
+  GQ_DTYPE_NONE = 0,  /* in options: "not given" (raw defaults to f64) */
+  GQ_DTYPE_F64  = 1,
+  GQ_DTYPE_F32  = 2
+} gq_dtype;
+
+typedef enum {
+  GQ_FORMAT_AUTO = 0,
+  GQ_FORMAT_NPY  = 1,
+  GQ_FORMAT_RAW  = 2,
+  GQ_FORMAT_TEXT = 3
+} gq_format;
+
+/* All-zero options ({0}, or a NULL pointer) mean: format by extension/sniff,
+ * raw as f64 at offset 0, text one number per line. */
+typedef struct {
+  gq_format format;
+  gq_dtype  raw_dtype;  /* raw only */
+  uint64_t  offset;     /* raw only: bytes to skip before the data */
+  int       column;     /* text only: 1-based column; 0 = one number per line */
+} gq_reader_opts;
+
+typedef struct gq_reader gq_reader;
+
+/* Open path ("-" = standard input).  On failure *r is NULL. */
+int gq_reader_open(const char *path, const gq_reader_opts *opts,
+                   gq_reader **r, char *msg, size_t msglen);
+/* Read from an open descriptor, named `name` in messages (NULL: "<fd>"); the
+ * reader does not close fd.  Pipes and sockets are streamed. */
+int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
+                      gq_reader **r, char *msg, size_t msglen);
+/* Read from memory (size bytes, not copied: they must outlive the reader). */
+int gq_reader_open_mem(const void *data, size_t size, const char *name,
+                       const gq_reader_opts *opts, gq_reader **r,
+                       char *msg, size_t msglen);
+void gq_reader_close(gq_reader *r);  /* NULL is fine */
+
+gq_format   gq_reader_format(const gq_reader *r);  /* never AUTO for an open reader */
+gq_dtype    gq_reader_dtype(const gq_reader *r);   /* delivered type; text -> F64 */
+const char *gq_reader_name(const gq_reader *r);
+/* Elements if known before reading (npy; raw from a regular file or
+ * memory), else -1 (text; raw from a pipe). */
+int64_t     gq_reader_length(const gq_reader *r);
+
+/* Streaming from files: a reader (above) is consumed in chunks.
  * On a CUDA context the chunks go through two pinned host buffers (allocated
  * on the first streaming call, kept by the context): the copy of chunk k+1
  * (cudaMemcpyAsync, its own stream) overlaps the reduction of chunk k, and
  * the disk read of chunk k+2 overlaps both.  float32 data stay float32 across
  * PCIe.  For two inputs of different dtypes the float32 one is widened on the
- * host.  Lengths that differ are GQ_EINVAL, naming both. */
-typedef struct gq_reader gq_reader;
+ * host.  Lengths that differ are GQ_EINVAL, naming both.  info may be NULL. */
 typedef struct {
   uint64_t elements;       /* per input                                        */
   double bytes;            /* bytes read from the inputs, all together         */
@@ -474,7 +544,7 @@ typedef struct {
 int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
 
 /* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2).
- * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK. */
+ * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK (z may be NULL). */
 int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
 
 #ifdef __cplusplus

@@ -1,6 +1,10 @@
 # install.sh — the installed package is usable: make install into a staging
-# folder, then compile and run examples/pi.c against it through pkg-config
-# only (no paths into the build tree).
+# folder, then compile and run examples/pi.c and tests/install_client.c (the
+# stream API, with the reader functions) against it through pkg-config only
+# (no paths into the build tree).  The header must stand alone: a client
+# compiles with -Werror=implicit-function-declaration (an error by default
+# since GCC 14) and -Wall -Wextra -Werror in C99, and the header alone also
+# compiles as C++.
 . "$TESTS_SRC/tap.sh"
 stage=$tap_tmp/stage
 if ! (cd "$TOP_BUILDDIR" && $MAKE install DESTDIR="$stage" >"$tap_tmp/install.log" 2>&1); then
@@ -27,6 +31,34 @@ if ${CC:-cc} -std=c11 $cflags "$TESTS_SRC/../examples/pi.c" $libs -o "$tap_tmp/p
 else
   not_ok "examples/pi.c compiles against the installed tree"
   sed 's/^/# /' "$tap_tmp/cc.log" | tail -20
+fi
+strict="-std=c99 -pedantic -Wall -Wextra -Werror -Werror=implicit-function-declaration"
+printf '#include <gpuquad.h>\nint main(void) { return gq_version() == 0; }\n' >"$tap_tmp/alone.c"
+check "gpuquad.h compiles alone: cc $strict" sh -c '${CC:-cc} $1 $2 -c "$3" -o "$4" 2>"$4.log" || { sed "s/^/# /" "$4.log"; exit 1; }' _ \
+  "$strict" "$cflags" "$tap_tmp/alone.c" "$tap_tmp/alone.o"
+cxx=
+for c in "${CXX:-}" c++ g++ clang++; do
+  if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then cxx=$c; break; fi
+done
+if [ -n "$cxx" ]; then
+  cp "$tap_tmp/alone.c" "$tap_tmp/alone.cc"
+  check "gpuquad.h compiles as C++: $cxx -std=c++11 -pedantic -Wall -Wextra -Werror" sh -c \
+    '$1 -std=c++11 -pedantic -Wall -Wextra -Werror $2 -c "$3" -o "$4" 2>"$4.log" || { sed "s/^/# /" "$4.log"; exit 1; }' _ \
+    "$cxx" "$cflags" "$tap_tmp/alone.cc" "$tap_tmp/alone_cc.o"
+else
+  ok "gpuquad.h compiles as C++ # SKIP no C++ compiler"
+fi
+if ${CC:-cc} $strict $cflags "$TESTS_SRC/install_client.c" $libs -o "$tap_tmp/client" 2>"$tap_tmp/client.log"; then
+  ok "tests/install_client.c (readers and gq_*_stream) compiles against the installed header: cc $strict"
+  printf '1\n2\n3\n4\n' >"$tap_tmp/v.txt"
+  run "$tap_tmp/client" "$tap_tmp/v.txt"
+  check "and streams: exit $rc" test "$rc" -eq 0
+  check "gq_stats_stream of a text file: n 4, sum 10, mean 2.5" sh -c 'printf "%s\n" "$1" | grep -q "^stats .*v.txt: n 4 sum 10 mean 2.5 format 3$"' _ "$out"
+  check "gq_dot_stream of two raw buffers: 32 of 3 elements" sh -c 'printf "%s\n" "$1" | grep -q "^dot 32 of 3 elements$"' _ "$out"
+  check "a NULL reader is GQ_EINVAL with a message" sh -c 'printf "%s\n" "$1" | grep -q "^null reader: invalid argument (.*NULL.*)$"' _ "$out"
+else
+  not_ok "tests/install_client.c compiles against the installed header: cc $strict"
+  sed 's/^/# /' "$tap_tmp/client.log" | tail -20
 fi
 check "the installed header needs nothing from the build tree" sh -c '! grep -q "config.h\|internal.h" "$1"' _ "$stage$prefix/include/gpuquad.h"
 finish

@@ -42,13 +42,24 @@ const gq_integrand *gq_integrand_builtin(const char *name)
   return NULL;
 }
 
-const char *gq_integrand_name(const gq_integrand *f) { return f->name; }
-const char *gq_integrand_formula(const gq_integrand *f) { return f->formula; }
-const char *gq_integrand_description(const gq_integrand *f) { return f->description; }
+const char *gq_integrand_name(const gq_integrand *f)
+{
+  return f ? f->name : (gq_null_arg(__func__, "f"), "");
+}
+const char *gq_integrand_formula(const gq_integrand *f)
+{
+  return f ? f->formula : (gq_null_arg(__func__, "f"), "");
+}
+const char *gq_integrand_description(const gq_integrand *f)
+{
+  return f ? f->description : (gq_null_arg(__func__, "f"), "");
+}
 
 void gq_integrand_limits(const gq_integrand *f, double *a, double *b)
 {
-  if (a) *a = f->a;
-  if (b) *b = f->b;
+  if (!f)
+    gq_null_arg(__func__, "f");
+  if (a) *a = f ? f->a : NAN;
+  if (b) *b = f ? f->b : NAN;
 }
 

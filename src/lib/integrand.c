@@ -17,12 +17,19 @@ int gq_integrand_parse(const char *text, const char *const *params, size_t npara
   if (!err)
     err = &local;
   memset(err, 0, sizeof *err);
-  if (!out || !text) {
+  if (out)
+    *out = NULL;
+  const char *bad = !out ? "f is NULL" : !text ? "text is NULL" : nparams && !params ? "params is NULL"
+                  : !gq_span_fits(params, nparams, sizeof *params) ? "nparams is more than an array can hold"
+                                                                   : NULL;
+  for (size_t k = 0; !bad && k < nparams; k++)
+    if (!params[k])
+      bad = "a parameter string is NULL";
+  if (bad) {
     err->status = GQ_EINVAL;
-    snprintf(err->message, sizeof err->message, "gq_integrand_parse: NULL argument");
+    snprintf(err->message, sizeof err->message, "gq_integrand_parse: %s", bad);
     return gq_fail(GQ_EINVAL, "%s", err->message);
   }
-  *out = NULL;
   const gq_integrand *builtin = gq_integrand_builtin(text);
   if (builtin && dims == 1) {
     if (nparams > 0) {
@@ -105,11 +112,19 @@ void gq_integrand_free(gq_integrand *f)
   free(f);
 }
 
-int gq_integrand_is_builtin(const gq_integrand *f) { return f->id >= 0; }
-int gq_integrand_dims(const gq_integrand *f) { return f->id >= 0 ? 1 : f->dims; }
+int gq_integrand_is_builtin(const gq_integrand *f)
+{
+  return f ? f->id >= 0 : (gq_null_arg(__func__, "f"), 0);
+}
+int gq_integrand_dims(const gq_integrand *f)
+{
+  return !f ? (gq_null_arg(__func__, "f"), 0) : f->id >= 0 ? 1 : f->dims;
+}
 
 double gq_integrand_eval(const gq_integrand *f, double x)
 {
+  if (!f)
+    return gq_null_arg(__func__, "f"), NAN;
   if (f->id >= 0)
     return f->eval(x);
   double vars[GQ_EXPR_MAX_DIMS] = {x};

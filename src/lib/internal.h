@@ -61,6 +61,25 @@ int gq_fail(int status, const char *fmt, ...)
   ;
 void gq_clear_error(void);
 
+/* Argument checks of the public functions: "FUNCTION: ARGUMENT is NULL",
+ * GQ_EINVAL; `if (!ctx) return gq_null_arg(__func__, "ctx");`. */
+int gq_null_arg(const char *function, const char *argument);
+
+/* Can n elements of `size` bytes starting at p be one object?  None is
+ * larger than PTRDIFF_MAX bytes (malloc refuses more; pointer differences
+ * could not span it) and none wraps past the end of the address space.  A
+ * count beyond that is a caller's mistake, usually an n * size that
+ * overflowed, and must fail rather than run past the buffer. */
+static inline int gq_span_fits(const void *p, size_t n, size_t size)
+{
+  if (size != 0 && n > (size_t)PTRDIFF_MAX / size)
+    return 0;
+  return (uintptr_t)p <= UINTPTR_MAX - n * size;
+}
+/* gq_span_fits or GQ_EINVAL: "FUNCTION: N elements of SIZE bytes (ARGUMENT)
+ * are more than one object can hold". */
+int gq_check_span(const char *function, const char *argument, const void *p, size_t n, size_t size);
+
 /* The grid x_i = fma(i, h, a), evaluated in `precision`, summed over the
  * interior indices [first, last] split by index parity: sums[p] holds the
  * compensated sum of g(x_i) over the i with i % 2 == p (f = scale * g).  Both backends
@@ -80,6 +99,10 @@ typedef struct {
 } gq_grid_info;
 
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+/* The team size of every CPU parallel region (context.c): OpenMP's choice,
+ * capped at GQ_CPU_THREADS_PER_PROC per processor and GQ_CPU_MAX_THREADS. */
+#define GQ_CPU_THREADS_PER_PROC 4
+#define GQ_CPU_MAX_THREADS 1024
 int gq_cpu_threads(void);
 
 /* Points of the grid where g is not finite: how many, and the first index. */

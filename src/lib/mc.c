@@ -24,6 +24,10 @@ enum { PILOT = 64 }; /* samples of the pilot run that sets the shift K */
 
 void gq_mc_options_init(gq_mc_options *opt)
 {
+  if (!opt) {
+    gq_null_arg(__func__, "opt");
+    return;
+  }
   memset(opt, 0, sizeof *opt);
   opt->dims = 1;
   for (int d = 0; d < GQ_MC_MAX_DIMS; d++)

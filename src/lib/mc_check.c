@@ -103,6 +103,8 @@ int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_ref
 
 int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z)
 {
+  if (!r || !ref)
+    return gq_null_arg(__func__, r ? "ref" : "r");
   const double spread = sqrt(r->integral_se * r->integral_se + ref->se * ref->se);
   const double diff = r->integral - ref->value;
   const double zz = diff == 0.0 ? 0.0 : diff / spread; /* spread 0, diff != 0: infinite */

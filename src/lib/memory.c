@@ -9,9 +9,15 @@
 
 int gq_alloc(gq_context *ctx, size_t bytes, void **ptr)
 {
-  if (!ctx || !ptr)
-    return gq_fail(GQ_EINVAL, "gq_alloc: NULL argument");
+  if (!ptr)
+    return gq_null_arg(__func__, "ptr");
   *ptr = NULL;
+  if (!ctx)
+    return gq_null_arg(__func__, "ctx");
+  /* No object is larger (gq_span_fits); refusing here also keeps the
+   * rounding up to whole 256-byte blocks below from wrapping to 0. */
+  if (bytes > (size_t)PTRDIFF_MAX)
+    return gq_fail(GQ_ENOMEM, "gq_alloc: %zu bytes are more than one object can hold", bytes);
   if (ctx->backend == GQ_BACKEND_CUDA)
     return gq_cuda_alloc(ctx->cuda, bytes, ptr);
   const size_t rounded = (bytes + 255) / 256 * 256;
@@ -23,18 +29,37 @@ int gq_alloc(gq_context *ctx, size_t bytes, void **ptr)
 
 void gq_free(gq_context *ctx, void *ptr)
 {
-  if (!ctx || !ptr)
+  if (!ptr)
     return;
+  if (!ctx) { /* which allocator owns ptr is unknown: leave it */
+    gq_null_arg(__func__, "ctx");
+    return;
+  }
   if (ctx->backend == GQ_BACKEND_CUDA)
     gq_cuda_free(ctx->cuda, ptr);
   else
     free(ptr);
 }
 
+/* Both copies: bytes == 0 needs no pointers; an impossible size fails
+ * before memcpy or CUDA could touch memory. */
+static int check_copy(const char *function, gq_context *ctx, void *dst, const void *src, size_t bytes)
+{
+  if (!ctx)
+    return gq_null_arg(function, "ctx");
+  if (bytes == 0)
+    return GQ_SUCCESS;
+  if (!dst || !src)
+    return gq_null_arg(function, dst ? "src" : "dst");
+  int status = gq_check_span(function, "dst", dst, bytes, 1);
+  return status != GQ_SUCCESS ? status : gq_check_span(function, "src", src, bytes, 1);
+}
+
 int gq_copy_to(gq_context *ctx, void *dst, const void *src, size_t bytes)
 {
-  if (!ctx || (bytes && (!dst || !src)))
-    return gq_fail(GQ_EINVAL, "gq_copy_to: NULL argument");
+  const int status = check_copy(__func__, ctx, dst, src, bytes);
+  if (status != GQ_SUCCESS)
+    return status;
   if (ctx->backend == GQ_BACKEND_CUDA)
     return gq_cuda_copy_to(ctx->cuda, dst, src, bytes);
   if (bytes)
@@ -44,8 +69,9 @@ int gq_copy_to(gq_context *ctx, void *dst, const void *src, size_t bytes)
 
 int gq_copy_from(gq_context *ctx, void *dst, const void *src, size_t bytes)
 {
-  if (!ctx || (bytes && (!dst || !src)))
-    return gq_fail(GQ_EINVAL, "gq_copy_from: NULL argument");
+  const int status = check_copy(__func__, ctx, dst, src, bytes);
+  if (status != GQ_SUCCESS)
+    return status;
   if (ctx->backend == GQ_BACKEND_CUDA)
     return gq_cuda_copy_from(ctx->cuda, dst, src, bytes);
   if (bytes)
@@ -53,14 +79,21 @@ int gq_copy_from(gq_context *ctx, void *dst, const void *src, size_t bytes)
   return GQ_SUCCESS;
 }
 
-static int generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
+static int generate(const char *function, gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed,
+                    double *xd, float *xf)
 {
-  if (!ctx || (n && !xd && !xf))
-    return gq_fail(GQ_EINVAL, "gq_generate: NULL argument");
+  if (!ctx)
+    return gq_null_arg(function, "ctx");
   if (kind != GQ_GEN_UNIFORM && kind != GQ_GEN_NORMAL && kind != GQ_GEN_LINSPACE)
-    return gq_fail(GQ_EINVAL, "gq_generate: unknown kind %d", (int)kind);
+    return gq_fail(GQ_EINVAL, "%s: unknown kind %d", function, (int)kind);
   if (n == 0)
     return GQ_SUCCESS;
+  if (!xd && !xf)
+    return gq_null_arg(function, "x");
+  const int status = xd ? gq_check_span(function, "x", xd, n, sizeof *xd)
+                        : gq_check_span(function, "x", xf, n, sizeof *xf);
+  if (status != GQ_SUCCESS)
+    return status;
   if (ctx->backend == GQ_BACKEND_CUDA)
     return gq_cuda_generate(ctx->cuda, kind, n, seed, xd, xf);
   gq_cpu_generate(kind, n, seed, xd, xf);
@@ -69,10 +102,10 @@ static int generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, 
 
 int gq_generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *x)
 {
-  return generate(ctx, kind, n, seed, x, NULL);
+  return generate(__func__, ctx, kind, n, seed, x, NULL);
 }
 
 int gq_generate_f(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, float *x)
 {
-  return generate(ctx, kind, n, seed, NULL, x);
+  return generate(__func__, ctx, kind, n, seed, NULL, x);
 }

@@ -9,14 +9,27 @@
 
 #include "internal.h"
 
-void gq_sum_acc_init(gq_sum_acc *acc) { gq_sum_acc_zero(acc); }
-void gq_rms_acc_init(gq_rms_acc *acc) { gq_rms_acc_zero(acc); }
-void gq_stats_acc_init(gq_stats_acc *acc) { gq_stats_acc_zero(acc); }
-void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other) { gq_sum_acc_combine(acc, other); }
-void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other) { gq_rms_acc_combine(acc, other); }
+/* A NULL accumulator is recorded (gq_last_error, the handler) and ignored. */
+#define GQ_ACC_REQUIRE(p)      \
+  if (!(p)) {                  \
+    gq_null_arg(__func__, #p); \
+    return;                    \
+  }
+void gq_sum_acc_init(gq_sum_acc *acc) { GQ_ACC_REQUIRE(acc) gq_sum_acc_zero(acc); }
+void gq_rms_acc_init(gq_rms_acc *acc) { GQ_ACC_REQUIRE(acc) gq_rms_acc_zero(acc); }
+void gq_stats_acc_init(gq_stats_acc *acc) { GQ_ACC_REQUIRE(acc) gq_stats_acc_zero(acc); }
+void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other)
+{
+  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other) gq_sum_acc_combine(acc, other);
+}
+void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other)
+{
+  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other) gq_rms_acc_combine(acc, other);
+}
 
 void gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other)
 {
+  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other)
   gq_stats_acc b = *other;
   gq_stats_acc_rebase(&b, gq_stats_acc_total(acc));
   gq_stats_acc_combine(acc, &b);
@@ -57,6 +70,10 @@ int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc
 {
   if (!ctx || !out || (p->n > 0 && (!p->x || ((p->kind == GQ_REDUCE_DOT || p->kind == GQ_REDUCE_RMS) && !p->y))))
     return gq_fail(GQ_EINVAL, "data reduction: NULL argument");
+  const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
+  if (gq_check_span("data reduction", "x", p->x, p->n, esize) != GQ_SUCCESS ||
+      (p->y && gq_check_span("data reduction", "y", p->y, p->n, esize) != GQ_SUCCESS))
+    return GQ_EINVAL;
   gq_array_reduce q = *p;
   q.classify = 0;
   /* Timing only when asked: the CUDA backend's untimed path skips the events
@@ -77,8 +94,8 @@ int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc
 static int accumulate(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
                       const void *y, gq_reduce_acc *acc)
 {
-  if (!acc)
-    return gq_fail(GQ_EINVAL, "data reduction: NULL accumulator");
+  if (!ctx || !acc)
+    return gq_fail(GQ_EINVAL, "data reduction: NULL %s", ctx ? "accumulator" : "context");
   if (n == 0)
     return GQ_SUCCESS;
   gq_array_reduce p = {kind, is_float, 0, n, x, y};
@@ -237,7 +254,9 @@ int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result
 static int finished_on_device(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x,
                               const void *y, void *out, int *status)
 {
-  if (!ctx || ctx->backend != GQ_BACKEND_CUDA || n == 0 || !x || (kind != GQ_REDUCE_SUM && !y))
+  const size_t esize = is_float ? sizeof(float) : sizeof(double);
+  if (!ctx || ctx->backend != GQ_BACKEND_CUDA || n == 0 || !x || (kind != GQ_REDUCE_SUM && !y) ||
+      !gq_span_fits(x, n, esize) || (y && !gq_span_fits(y, n, esize)))
     return 0;
   gq_array_reduce p = {kind, is_float, 0, n, x, y};
   *status = gq_cuda_array_finish(ctx->cuda, &p, out);
@@ -344,6 +363,9 @@ static int run_async(gq_context *ctx, gq_reduce_kind kind, size_t n, const void 
     return gq_fail(GQ_EUNSUP, "the asynchronous reductions need a CUDA context");
   if (n == 0)
     return gq_fail(GQ_EINVAL, "asynchronous reduction of 0 elements");
+  if (gq_check_span("asynchronous reduction", "x", x, n, sizeof(double)) != GQ_SUCCESS ||
+      (y && gq_check_span("asynchronous reduction", "y", y, n, sizeof(double)) != GQ_SUCCESS))
+    return GQ_EINVAL;
   gq_array_reduce p = {kind, 0, 0, n, x, y};
   return gq_cuda_array_async(ctx->cuda, &p, d_result);
 }

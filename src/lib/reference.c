@@ -69,6 +69,8 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance)
 {
+  if (!r || !ref)
+    return gq_null_arg(__func__, r ? "ref" : "r");
   const double eps = precision == GQ_PRECISION_FLOAT ? 0x1p-24 : 0x1p-53;
   const double tol = GQ_CHECK_SAFETY * r->difference + 64.0 * eps * ref->l1norm + ref->abserr;
   if (tolerance)

@@ -53,6 +53,19 @@ int gq_fail(int status, const char *fmt, ...)
   return status;
 }
 
+int gq_null_arg(const char *function, const char *argument)
+{
+  return gq_fail(GQ_EINVAL, "%s: %s is NULL", function, argument);
+}
+
+int gq_check_span(const char *function, const char *argument, const void *p, size_t n, size_t size)
+{
+  if (gq_span_fits(p, n, size))
+    return GQ_SUCCESS;
+  return gq_fail(GQ_EINVAL, "%s: %zu elements of %zu bytes (%s) are more than one object can hold", function,
+                 n, size, argument);
+}
+
 const char *gq_version(void) { return PACKAGE_VERSION; }
 
 double gq_wall_ms(void)

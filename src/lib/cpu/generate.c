@@ -43,7 +43,7 @@ static double value(gq_gen_kind kind, size_t n, uint64_t seed, size_t i)
 
 void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for num_threads(gq_cpu_threads()) schedule(static)
   for (size_t i = 0; i < n; i++) {
     const double v = value(kind, n, seed, i);
     if (xd)

@@ -95,15 +95,6 @@ GQ_CLONES static void accumulate(lane_sums *restrict acc, const double *restrict
   }
 }
 
-int gq_cpu_threads(void)
-{
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 /* x_k = fma(i0 + k, h, a), the grid as every backend computes it. */
 GQ_CLONES static void grid_points(double a, double h, double i0, int count, double *restrict x)
 {
@@ -117,6 +108,8 @@ GQ_CLONES static void grid_points(double a, double h, double i0, int count, doub
 typedef struct {
   const gq_grid_sum *p;
   block_fn *builtin;
+  double *out;   /* the block's values: on the heap, not on a worker's stack,
+                    which OMP_STACKSIZE may make as small as 16 KiB */
   double *x, *scratch;
   float *scratch_f, *out_f;
 } evaluator;
@@ -125,6 +118,9 @@ static int evaluator_open(evaluator *ev, const gq_grid_sum *p)
 {
   memset(ev, 0, sizeof *ev);
   ev->p = p;
+  ev->out = aligned_alloc(64, BLOCK * sizeof *ev->out);
+  if (!ev->out)
+    return GQ_ENOMEM;
   if (p->f->id >= 0) {
     ev->builtin = (p->precision == GQ_PRECISION_FLOAT ? blocks_float : blocks_double)[p->f->id];
     return GQ_SUCCESS;
@@ -143,6 +139,7 @@ static int evaluator_open(evaluator *ev, const gq_grid_sum *p)
 
 static void evaluator_close(evaluator *ev)
 {
+  free(ev->out);
   free(ev->x);
   free(ev->scratch);
   free(ev->scratch_f);
@@ -200,13 +197,12 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2]
     evaluator ev;
     failed = evaluator_open(&ev, p) != GQ_SUCCESS;
     lane_sums acc = {{0}, {0}};
-    _Alignas(64) double buf[BLOCK];
 #pragma omp for schedule(static)
     for (uint64_t blk = 0; blk < nblocks; blk++) {
       if (failed)
         continue;
-      const int cnt = evaluate_block(&ev, blk, count, buf);
-      accumulate(&acc, buf, cnt);
+      const int cnt = evaluate_block(&ev, blk, count, ev.out);
+      accumulate(&acc, ev.out, cnt);
     }
     evaluator_close(&ev);
     /* Blocks start at first + multiples of BLOCK (even), so lane l always held
@@ -221,7 +217,7 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2]
   }
   if (failed) {
     free(partial);
-    return gq_fail(GQ_ENOMEM, "cannot allocate the expression evaluator's buffers");
+    return gq_fail(GQ_ENOMEM, "cannot allocate the block evaluator's buffers");
   }
   sums[0] = sums[1] = gq_csum_zero();
   for (int t = 0; t < nthreads; t++) {
@@ -245,17 +241,17 @@ int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t 
   const uint64_t nblocks = (count + BLOCK - 1) / BLOCK;
   uint64_t bad = 0, first = UINT64_MAX;
   int failed = 0;
-#pragma omp parallel reduction(+ : bad) reduction(min : first) reduction(| : failed)
+#pragma omp parallel num_threads(gq_cpu_threads()) reduction(+ : bad) reduction(min : first) reduction(| : failed)
   {
     evaluator ev;
     failed = evaluator_open(&ev, p) != GQ_SUCCESS;
-    double buf[BLOCK];
+    const double *buf = ev.out;
 #pragma omp for schedule(static)
     for (uint64_t blk = 0; blk < nblocks; blk++) {
       if (failed)
         continue;
       const uint64_t i0 = p->first + blk * BLOCK;
-      const int cnt = evaluate_block(&ev, blk, count, buf);
+      const int cnt = evaluate_block(&ev, blk, count, ev.out);
       for (int k = 0; k < cnt; k++)
         if (!isfinite(buf[k])) {
           bad++;
@@ -266,7 +262,7 @@ int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t 
     evaluator_close(&ev);
   }
   if (failed)
-    return gq_fail(GQ_ENOMEM, "cannot allocate the expression evaluator's buffers");
+    return gq_fail(GQ_ENOMEM, "cannot allocate the block evaluator's buffers");
   *count_out = bad;
   *first_out = first;
   return GQ_SUCCESS;

@@ -117,7 +117,7 @@ int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info
     return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial sums", (unsigned long long)nseg);
   const double t0 = gq_wall_ms();
   int failed = 0;
-#pragma omp parallel reduction(| : failed)
+#pragma omp parallel num_threads(gq_cpu_threads()) reduction(| : failed)
   {
     workspace ws;
     failed = workspace_open(&ws, p) != GQ_SUCCESS;

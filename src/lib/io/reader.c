@@ -5,6 +5,7 @@
  * of big-endian npy data.
  */
 #include "lib/io/io_internal.h"
+#include "lib/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,7 @@ int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
   va_end(ap);
   if (msg && msglen)
     snprintf(msg, msglen, "%s", text);
+  gq_fail(status, "%s", text); /* a public reader reports like the rest */
   if (r && r->status == GQ_SUCCESS) {
     r->status = status;
     memcpy(r->errmsg, text, sizeof text);
@@ -349,6 +351,8 @@ int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
   *out = NULL;
   if (!name)
     name = "<fd>";
+  if (fd < 0) /* -1 would pass for the memory source's marker */
+    return gq_io_fail(NULL, name, msg, msglen, GQ_EINVAL, "bad file descriptor %d", fd);
   gq_reader *r = reader_new(name);
   if (!r)
     return gq_io_fail(NULL, name, msg, msglen, GQ_ENOMEM, "out of memory");
@@ -359,9 +363,10 @@ int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
 int gq_reader_open(const char *path, const gq_reader_opts *opts,
                    gq_reader **out, char *msg, size_t msglen)
 {
+  if (out)
+    *out = NULL;
   if (!out || !path)
     return gq_io_fail(NULL, path, msg, msglen, GQ_EINVAL, "no path or reader pointer");
-  *out = NULL;
   if (strcmp(path, "-") == 0)
     return gq_reader_open_fd(STDIN_FILENO, "<stdin>", opts, out, msg, msglen);
 
@@ -394,9 +399,12 @@ int gq_reader_open_mem(const void *data, size_t size, const char *name,
 {
   if (!name)
     name = "<memory>";
+  if (out)
+    *out = NULL;
   if (!out || (!data && size))
     return gq_io_fail(NULL, name, msg, msglen, GQ_EINVAL, "no data or reader pointer");
-  *out = NULL;
+  if (!gq_span_fits(data, size, 1))
+    return gq_io_fail(NULL, name, msg, msglen, GQ_EINVAL, "%zu bytes are more than one object can hold", size);
   gq_reader *r = reader_new(name);
   if (!r)
     return gq_io_fail(NULL, name, msg, msglen, GQ_ENOMEM, "out of memory");
@@ -421,10 +429,22 @@ void gq_reader_close(gq_reader *r)
   free(r);
 }
 
-gq_format gq_reader_format(const gq_reader *r) { return r->format; }
-gq_dtype gq_reader_dtype(const gq_reader *r) { return r->dtype; }
-int64_t gq_reader_length(const gq_reader *r) { return r->length; }
-const char *gq_reader_name(const gq_reader *r) { return r->name; }
+gq_format gq_reader_format(const gq_reader *r)
+{
+  return r ? r->format : (gq_null_arg(__func__, "r"), GQ_FORMAT_AUTO);
+}
+gq_dtype gq_reader_dtype(const gq_reader *r)
+{
+  return r ? r->dtype : (gq_null_arg(__func__, "r"), GQ_DTYPE_NONE);
+}
+int64_t gq_reader_length(const gq_reader *r)
+{
+  return r ? r->length : (gq_null_arg(__func__, "r"), -1);
+}
+const char *gq_reader_name(const gq_reader *r)
+{
+  return r ? r->name : (gq_null_arg(__func__, "r"), "");
+}
 
 /* ---- reading ----------------------------------------------------------- */
 

@@ -58,55 +58,14 @@
 extern "C" {
 #endif
 
-typedef enum {
-  GQ_DTYPE_NONE = 0,  /* in options: "not given" (raw defaults to f64) */
-  GQ_DTYPE_F64  = 1,
-  GQ_DTYPE_F32  = 2
-} gq_dtype;
-
-typedef enum {
-  GQ_FORMAT_AUTO = 0,
-  GQ_FORMAT_NPY  = 1,
-  GQ_FORMAT_RAW  = 2,
-  GQ_FORMAT_TEXT = 3
-} gq_format;
+/* gq_dtype, gq_format, gq_reader_opts, gq_reader and the functions that
+ * open, describe and close a reader are public (gpuquad.h); reading chunks
+ * is the library's own business. */
 
 /* The most bytes of a Fortran-order npy array held to reorder it (1 GiB). */
 #define GQ_NPY_FORTRAN_MAX ((uint64_t)1 << 30)
 
-/* All-zero options ({0}, or a NULL pointer) mean: format by extension/sniff,
- * raw as f64 at offset 0, text one number per line. */
-typedef struct {
-  gq_format format;
-  gq_dtype  raw_dtype;  /* raw only */
-  uint64_t  offset;     /* raw only: bytes to skip before the data */
-  int       column;     /* text only: 1-based column; 0 = one number per line */
-} gq_reader_opts;
-
-typedef struct gq_reader gq_reader;
-
-/* Open path ("-" = standard input).  On failure *r is NULL. */
-int gq_reader_open(const char *path, const gq_reader_opts *opts,
-                   gq_reader **r, char *msg, size_t msglen);
-
-/* Read from an open descriptor, named `name` in messages; the reader does not
- * close fd.  Pipes and sockets are streamed; regular files are size-checked. */
-int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
-                      gq_reader **r, char *msg, size_t msglen);
-
-/* Read from memory (size bytes, not copied: must outlive the reader). */
-int gq_reader_open_mem(const void *data, size_t size, const char *name,
-                       const gq_reader_opts *opts, gq_reader **r,
-                       char *msg, size_t msglen);
-
-gq_format   gq_reader_format(const gq_reader *r);  /* never AUTO */
-gq_dtype    gq_reader_dtype(const gq_reader *r);   /* delivered type; text -> F64 */
 size_t      gq_dtype_size(gq_dtype t);             /* 8, 4, or 0 for NONE */
-const char *gq_reader_name(const gq_reader *r);
-
-/* Total number of elements if known before reading (npy; raw from a regular
- * file or memory), else -1 (text; raw from a pipe). */
-int64_t gq_reader_length(const gq_reader *r);
 
 /* Fill buf with up to max_elems elements of gq_reader_dtype(r).
  * *got == max_elems unless the input ends; *got == 0 means end of input.
@@ -114,8 +73,6 @@ int64_t gq_reader_length(const gq_reader *r);
  * max_elems == 0 is GQ_EINVAL. */
 int gq_reader_read(gq_reader *r, void *buf, size_t max_elems, size_t *got,
                    char *msg, size_t msglen);
-
-void gq_reader_close(gq_reader *r);  /* NULL is fine */
 
 /* Convenience: the whole input as a malloc'd double array (f32 widened).
  * *data is NULL on error; for an empty input it is a valid malloc(1) block. */
