@@ -18,6 +18,7 @@
 #include "lib/expr/expr.h"
 
 enum { WARMUP_CALLS = 10000 };
+#define MAX_CHISQ 5.0 /* of the reference's runs, per degree of freedom (4) */
 
 static double eval_expr(double *x, size_t dim, void *params)
 {
@@ -107,19 +108,38 @@ int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_ref
     return gq_fail(GQ_ENOMEM, "cannot allocate a GSL generator");
   int status = GQ_SUCCESS;
   if (o->dist == GQ_MC_NORMAL) {
-    /* plain Monte Carlo, Welford's update for the variance */
-    double mean = 0.0, m2 = 0.0, x[GQ_MC_MAX_DIMS];
-    for (uint64_t k = 1; k <= GQ_MC_CHECK_CALLS; k++) {
-      for (int d = 0; d < o->dims; d++)
-        x[d] = gsl_ran_gaussian_ziggurat(rng, 1.0);
-      const double y = F.f(x, F.dim, F.params);
-      const double delta = y - mean;
-      mean += delta / (double)k;
-      m2 += delta * (y - mean);
+    /* plain Monte Carlo, Welford's update for the variance, in BATCHES runs
+     * whose means give a chi^2 of their agreement as VEGAS's iterations do */
+    enum { BATCHES = 5 };
+    const uint64_t per_batch = GQ_MC_CHECK_CALLS / BATCHES;
+    double batch_mean[BATCHES], batch_var[BATCHES], x[GQ_MC_MAX_DIMS];
+    for (int j = 0; j < BATCHES; j++) {
+      double mean = 0.0, m2 = 0.0;
+      for (uint64_t k = 1; k <= per_batch; k++) {
+        for (int d = 0; d < o->dims; d++)
+          x[d] = gsl_ran_gaussian_ziggurat(rng, 1.0);
+        const double y = F.f(x, F.dim, F.params);
+        const double delta = y - mean;
+        mean += delta / (double)k;
+        m2 += delta * (y - mean);
+      }
+      batch_mean[j] = mean;
+      batch_var[j] = m2 / (double)(per_batch - 1) / (double)per_batch;
     }
+    /* the batches are equal in size: the mean and within-batch variance
+     * of all of them are the averages */
+    double mean = 0.0, var = 0.0, chisq = 0.0;
+    for (int j = 0; j < BATCHES; j++) {
+      mean += batch_mean[j] / BATCHES;
+      var += batch_var[j] / BATCHES;
+    }
+    for (int j = 0; j < BATCHES; j++)
+      if (batch_mean[j] != mean)
+        chisq += (batch_mean[j] - mean) * (batch_mean[j] - mean) / batch_var[j];
     ref->value = mean;
-    ref->se = sqrt(m2 / (GQ_MC_CHECK_CALLS - 1.0) / GQ_MC_CHECK_CALLS);
-    ref->calls = GQ_MC_CHECK_CALLS;
+    ref->se = sqrt(var / BATCHES);
+    ref->chisq = chisq / (BATCHES - 1);
+    ref->calls = per_batch * BATCHES;
     ref->method = GQ_MC_REFERENCE_PLAIN;
   } else {
     double lo[GQ_MC_MAX_DIMS], hi[GQ_MC_MAX_DIMS], value = NAN, err = NAN;
@@ -168,6 +188,16 @@ int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_ref
   gsl_rng_free(rng);
   if (status == GQ_SUCCESS && !(isfinite(ref->value) && isfinite(ref->se)))
     status = gq_fail(GQ_EDOM, "the reference is not finite (f is not finite at some sampled point)");
+  /* Where no quadrature can say whether f has a mean and a variance, the
+   * reference's own runs can: estimates that disagree far beyond their
+   * standard errors mean that those errors mean nothing (an f without a
+   * mean, or with an infinite variance).  By chance chi^2/4 exceeds the
+   * threshold with probability 5e-4. */
+  if (status == GQ_SUCCESS && o->dims > 1 && ref->chisq > MAX_CHISQ)
+    status = gq_fail(GQ_EDOM,
+                     "the reference's %s runs disagree (chi^2 per degree of freedom %.3g > %g): f seems to "
+                     "have no mean or an infinite variance, so standard errors and the z-score mean nothing",
+                     ref->method == GQ_MC_REFERENCE_VEGAS ? "VEGAS" : "Monte Carlo", ref->chisq, MAX_CHISQ);
   return status;
 }
 
