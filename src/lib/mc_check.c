@@ -81,7 +81,7 @@ static int check_moments(const gq_integrand *f, const gq_mc_options *o)
   return status;
 }
 
-int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_reference *ref)
+static int reference(const gq_integrand *f, const gq_mc_options *o, gq_mc_reference *ref)
 {
   if (!f || !o || !ref)
     return gq_fail(GQ_EINVAL, "gq_mc_reference_gsl: NULL argument");
@@ -167,12 +167,10 @@ int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_ref
       gsl_rng_free(rng);
       return gq_fail(GQ_ENOMEM, "cannot allocate the VEGAS state");
     }
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
     /* warm-up: adapt the grid, then one long run on it (GSL's recipe) */
     int gs = gsl_monte_vegas_integrate(&F, lo, hi, (size_t)o->dims, WARMUP_CALLS, rng, s, &value, &err);
     if (gs == 0)
       gs = gsl_monte_vegas_integrate(&F, lo, hi, (size_t)o->dims, GQ_MC_CHECK_CALLS, rng, s, &value, &err);
-    gsl_set_error_handler(old);
     ref->chisq = gsl_monte_vegas_chisq(s);
     gsl_monte_vegas_free(s);
     if (gs != 0)
@@ -198,6 +196,16 @@ int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_ref
                      "the reference's %s runs disagree (chi^2 per degree of freedom %.3g > %g): f seems to "
                      "have no mean or an infinite variance, so standard errors and the z-score mean nothing",
                      ref->method == GQ_MC_REFERENCE_VEGAS ? "VEGAS" : "Monte Carlo", ref->chisq, MAX_CHISQ);
+  return status;
+}
+
+/* GSL's default handler aborts, out of memory too: off for the whole
+ * reference, so that every failure is a status. */
+int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *o, gq_mc_reference *ref)
+{
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  const int status = reference(f, o, ref);
+  gsl_set_error_handler(old);
   return status;
 }
 

@@ -75,15 +75,18 @@ static int qags(double (*fn)(double, void *), void *param, int line, double lo, 
   static const size_t limits[] = {2000, 50000};
   gsl_function F = {fn, param};
   for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
-    gsl_integration_workspace *w = gsl_integration_workspace_alloc(limits[k]);
-    if (!w)
-      return gq_fail(GQ_ENOMEM, "cannot allocate the GSL workspace");
-    /* GSL's default handler aborts: turn it off and read the status instead. */
+    /* GSL's default handler aborts, out of memory too: turn it off and read
+     * the statuses instead. */
     gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(limits[k]);
+    if (!w) {
+      gsl_set_error_handler(old);
+      return gq_fail(GQ_ENOMEM, "cannot allocate the GSL workspace (%zu subintervals)", limits[k]);
+    }
     *gsl_status = line ? gsl_integration_qagi(&F, 0.0, epsrel, limits[k], w, value, abserr)
                        : gsl_integration_qags(&F, lo, hi, 0.0, epsrel, limits[k], w, value, abserr);
-    gsl_set_error_handler(old);
     gsl_integration_workspace_free(w);
+    gsl_set_error_handler(old);
     if (*gsl_status != GSL_EMAXITER)
       break;
   }
