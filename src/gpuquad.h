@@ -486,9 +486,10 @@ typedef struct {
 /* VEGAS (gsl_monte_vegas_integrate: a warm-up of 10^4 calls, then
  * GQ_MC_CHECK_CALLS) for a uniform box; plain Monte Carlo with gsl_rng_mt19937
  * (GQ_MC_CHECK_CALLS samples) for the normal distribution.  Deterministic.
- * In one dimension GSL's QAGS/QAGI first decide whether f has a mean and a
+ * For f of x1 alone GSL's QAGS/QAGI first decide whether f has a mean and a
  * variance: GQ_EDOM (no reference, the check cannot be made) when the
- * integral of |f| or of f^2 does not converge. */
+ * integral of |f| or of f^2 does not converge.  In more dimensions, GQ_EDOM
+ * when the reference's runs disagree (chi^2 per degree of freedom > 5). */
 int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
 
 /* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2 + rho^2),

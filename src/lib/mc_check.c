@@ -96,7 +96,10 @@ static int reference(const gq_integrand *f, const gq_mc_options *o, gq_mc_refere
       if (!(isfinite(o->a[d]) && isfinite(o->b[d]) && o->a[d] <= o->b[d] && isfinite(o->b[d] - o->a[d])))
         return gq_fail(GQ_EINVAL, "bad limits in dimension %d for the reference (a = %g, b = %g)", d + 1,
                        o->a[d], o->b[d]);
-  if (o->dims == 1 && !(o->dist == GQ_MC_UNIFORM && o->a[0] == o->b[0])) {
+  /* f of x1 alone: its mean and variance over the box are those over x1's
+   * interval, whatever the other dimensions */
+  const int used = gq_integrand_is_builtin(f) ? 1 : gq_expr_dims_used(f->expr);
+  if (used <= 1 && !(o->dist == GQ_MC_UNIFORM && o->a[0] == o->b[0])) {
     const int status = check_moments(f, o);
     if (status != GQ_SUCCESS)
       return status;
