@@ -492,6 +492,13 @@ typedef struct {
  * when the reference's runs disagree (chi^2 per degree of freedom > 5). */
 int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
 
+/* Whether f has a mean and a variance under opt's distribution, as far as GSL
+ * can tell: for f of x1 alone, QAGS (QAGI for the normal distribution) on
+ * |f| and f^2; GQ_EDOM, saying which, when either does not converge (no
+ * check, against GSL or an exact value, can then be made); GQ_SUCCESS
+ * otherwise, also where f uses more variables and no quadrature decides. */
+int gq_mc_moments_exist(const gq_integrand *f, const gq_mc_options *opt);
+
 /* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2 + rho^2),
  * rho the rounding the standard errors do not see (64 roundings of f in its
  * precision, one per reference call, underflow): with zero variance (a

@@ -294,6 +294,20 @@ static void trust(gq_context *cpu)
     tap_ok(st == GQ_SUCCESS && rs == GQ_SUCCESS && cs == GQ_SUCCESS, "%s has a mean and a variance: z = %.2f",
            fine[i], z);
   }
+  /* the same verdict on its own, for a check against an exact value */
+  gq_integrand *g = parse("x^-0.6", 1);
+  box(&o, 1, 0, 1, 1000, 1);
+  const int heavy = gq_mc_moments_exist(g, &o);
+  tap_ok(heavy == GQ_EDOM && strstr(gq_last_error(), "infinite"), "gq_mc_moments_exist(x^-0.6): GQ_EDOM (%s)",
+         gq_last_error());
+  tap_ok(gq_mc_moments_exist(NULL, &o) == GQ_EINVAL && gq_mc_moments_exist(g, NULL) == GQ_EINVAL,
+         "gq_mc_moments_exist with NULL: GQ_EINVAL");
+  gq_integrand_free(g);
+  g = parse("x1*x2", 2);
+  box(&o, 2, 0, 1, 1000, 1);
+  tap_ok(gq_mc_moments_exist(g, &o) == GQ_SUCCESS, "gq_mc_moments_exist(x1 x2): GQ_SUCCESS");
+  gq_integrand_free(g);
+
   /* f of x1 alone in a larger box: the one-dimensional verdict */
   box(&o, 3, 0, 1, 1000, 1);
   int rs = reference_of("1/(x1-0.5)", &o, &ref);

@@ -81,12 +81,8 @@ static int check_moments(const gq_integrand *f, const gq_mc_options *o)
   return status;
 }
 
-static int reference(const gq_integrand *f, const gq_mc_options *o, gq_mc_reference *ref)
+static int validate(const gq_integrand *f, const gq_mc_options *o)
 {
-  if (!f || !o || !ref)
-    return gq_fail(GQ_EINVAL, "gq_mc_reference_gsl: NULL argument");
-  memset(ref, 0, sizeof *ref);
-  ref->value = ref->se = ref->chisq = NAN;
   if (o->dims < 1 || o->dims > GQ_MC_MAX_DIMS || gq_integrand_dims(f) > o->dims)
     return gq_fail(GQ_EINVAL, "bad dimension %d for the reference", o->dims);
   if (o->dist != GQ_MC_UNIFORM && o->dist != GQ_MC_NORMAL)
@@ -96,20 +92,50 @@ static int reference(const gq_integrand *f, const gq_mc_options *o, gq_mc_refere
       if (!(isfinite(o->a[d]) && isfinite(o->b[d]) && o->a[d] <= o->b[d] && isfinite(o->b[d] - o->a[d])))
         return gq_fail(GQ_EINVAL, "bad limits in dimension %d for the reference (a = %g, b = %g)", d + 1,
                        o->a[d], o->b[d]);
-  /* f of x1 alone: its mean and variance over the box are those over x1's
-   * interval, whatever the other dimensions */
+  return GQ_SUCCESS;
+}
+
+/* f of x1 alone: its mean and variance over the box are those over x1's
+ * interval, whatever the other dimensions; of more, no quadrature decides. */
+static int moments_exist(const gq_integrand *f, const gq_mc_options *o)
+{
   const int used = gq_integrand_is_builtin(f) ? 1 : gq_expr_dims_used(f->expr);
-  if (used <= 1 && !(o->dist == GQ_MC_UNIFORM && o->a[0] == o->b[0])) {
-    const int status = check_moments(f, o);
-    if (status != GQ_SUCCESS)
-      return status;
-  }
+  if (used > 1 || (o->dist == GQ_MC_UNIFORM && o->a[0] == o->b[0]))
+    return GQ_SUCCESS;
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  const int status = check_moments(f, o);
+  gsl_set_error_handler(old);
+  return status;
+}
+
+int gq_mc_moments_exist(const gq_integrand *f, const gq_mc_options *o)
+{
+  if (!f || !o)
+    return gq_fail(GQ_EINVAL, "gq_mc_moments_exist: NULL argument");
+  int status = validate(f, o);
+  if (status == GQ_SUCCESS)
+    status = moments_exist(f, o);
+  if (status == GQ_SUCCESS)
+    gq_clear_error();
+  return status;
+}
+
+static int reference(const gq_integrand *f, const gq_mc_options *o, gq_mc_reference *ref)
+{
+  if (!f || !o || !ref)
+    return gq_fail(GQ_EINVAL, "gq_mc_reference_gsl: NULL argument");
+  memset(ref, 0, sizeof *ref);
+  ref->value = ref->se = ref->chisq = NAN;
+  int status = validate(f, o);
+  if (status == GQ_SUCCESS)
+    status = moments_exist(f, o);
+  if (status != GQ_SUCCESS)
+    return status;
   gsl_monte_function F = {gq_integrand_is_builtin(f) ? eval_builtin : eval_expr, (size_t)o->dims,
                           gq_integrand_is_builtin(f) ? (void *)f : (void *)f->expr};
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937); /* default seed: deterministic */
   if (!rng)
     return gq_fail(GQ_ENOMEM, "cannot allocate a GSL generator");
-  int status = GQ_SUCCESS;
   if (o->dist == GQ_MC_NORMAL) {
     /* plain Monte Carlo, Welford's update for the variance, in BATCHES runs
      * whose means give a chi^2 of their agreement as VEGAS's iterations do */
