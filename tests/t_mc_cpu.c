@@ -252,7 +252,7 @@ static void trust(gq_context *cpu)
   gq_mc_reference ref;
   double z = 0;
   /* zero variance: se = 0, and the reference differs in its last bits */
-  const char *constant[] = {"1", "x*0+2", "if(x<2,1,0)", "2^-1074*x", "0"};
+  const char *constant[] = {"1", "x*0+2", "if(x<2,1,0)", "2^-1074*x", "0", "1e300", "-1e200*(x*0+1)"};
   for (size_t i = 0; i < sizeof constant / sizeof constant[0]; i++) {
     box(&o, 1, 0, 1, 1000, 1);
     const int st = run(cpu, constant[i], &o, &r);

@@ -106,14 +106,21 @@ static double pilot_shift(const gq_mc_batch *p, uint64_t n)
     x[d] = xs[d];
   const int count = n < PILOT ? (int)n : PILOT;
   gq_mc_points(p, 0, count, x);
-  double sum = 0.0;
+  double sum = 0.0, first = 0.0;
+  int all_equal = 1;
   for (int k = 0; k < count; k++) {
     double v[GQ_EXPR_MAX_DIMS] = {0};
     for (int d = 0; d < p->dims; d++)
       v[d] = xs[d][k];
-    sum += gq_expr_eval(p->f->g, v);
+    const double g = gq_expr_eval(p->f->g, v);
+    if (k == 0)
+      first = g;
+    all_equal &= g == first;
+    sum += g;
   }
-  const double shift = sum / count;
+  /* a constant f is its own shift, exactly: a mean rounded by an ulp would
+   * leave (g - K)^2 of 1e200 overflowing */
+  const double shift = all_equal ? first : sum / count;
   return isfinite(shift) ? shift : 0.0;
 }
 
@@ -219,8 +226,13 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
   r->volume = gq_mc_times_volume(1.0, volume_mantissa, volume_exponent);
   r->integral = gq_mc_times_volume(mean, volume_mantissa, volume_exponent);
   r->integral_se = gq_mc_times_volume(se, volume_mantissa, volume_exponent);
-  if (!isfinite(mean) || !isfinite(sd))
+  if (!isfinite(mean))
     return gq_fail(GQ_EDOM, "f is not finite at some of the sampled points (or its sum overflows): mean = %g",
+                   mean);
+  if (!isfinite(sd))
+    return gq_fail(GQ_EDOM,
+                   "the variance of f overflows a double (its values spread by more than about 1e154): "
+                   "mean = %g",
                    mean);
   if (!isfinite(r->integral) || !isfinite(r->integral_se))
     return gq_fail(GQ_EDOM,
