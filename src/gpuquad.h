@@ -210,8 +210,8 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
  * converged (or a singularity between grid points, where the estimate grows
  * with the error) from excusing any error.  Returns GQ_SUCCESS or GQ_ECHECK,
  * and the tolerance through *tolerance; GQ_ECHECK also when the check cannot
- * be made (*tolerance NaN): a reference that is not finite, or less accurate
- * than the estimate's tolerance and 1e-6 of l1norm.  GQ_EINVAL for NULL r or
+ * be made (*tolerance NaN): a reference that is not finite, or from QAGS and
+ * less accurate than the estimate's tolerance and 1e-6 of l1norm.  GQ_EINVAL for NULL r or
  * ref or an unknown precision. */
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance);
