@@ -204,20 +204,35 @@ typedef struct {
   double abserr;  /* its error bound (a few ulp when exact; QAGS's estimate)      */
   double l1norm;  /* integral of |f|, the scale of rounding errors                */
   int method;     /* GQ_REFERENCE_*                                               */
+  double width;   /* |b - a|, the scale of underflow                              */
 } gq_reference;
 
 /* The integral of f over [a, b] from its antiderivative where known, otherwise
- * from gsl_integration_qags (relative tolerance 1e-13). */
+ * from gsl_integration_qags (relative tolerance 1e-13); the integral of |f|
+ * from QAGS (1e-6) in either case.  GQ_EDOM, with GSL's reason and its best
+ * estimates filled in, when there is no reference: the integral of |f| does
+ * not converge (a singularity that is not integrable: f has no integral), or
+ * QAGS diverges, finds a singularity it cannot integrate, or gives no finite
+ * error bound.  Roundoff and the subdivision limit are not failures: QAGS's
+ * estimate and error bound are used. */
 int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref);
 
 /* Safety factor applied to the discretisation-error bound in the check. */
 #define GQ_CHECK_SAFETY 4.0
+/* ... and the fraction of the integral of |f| that it may never exceed. */
+#define GQ_CHECK_MAX_FRACTION 0.125
 
 /* Is |T - reference| within what the trapezoid rule can be expected to miss?
- * tolerance = GQ_CHECK_SAFETY * difference + 64 * eps * l1norm + ref->abserr,
- * where eps is the unit roundoff of the evaluation precision.  Returns
- * GQ_SUCCESS or GQ_ECHECK, and the tolerance through *tolerance (tolerance
- * may be NULL). */
+ * tolerance = min(GQ_CHECK_SAFETY * difference, GQ_CHECK_MAX_FRACTION * l1norm)
+ *           + 64 * eps * l1norm + 64 * tiny * width + ref->abserr,
+ * where eps is the unit roundoff of the evaluation precision and tiny its
+ * smallest normal number (underflow).  The cap keeps a rule that has not
+ * converged (or a singularity between grid points, where the estimate grows
+ * with the error) from excusing any error.  Returns GQ_SUCCESS or GQ_ECHECK,
+ * and the tolerance through *tolerance; GQ_ECHECK also when the check cannot
+ * be made (*tolerance NaN): a reference that is not finite, or from QAGS and
+ * less accurate than the estimate's tolerance and 1e-6 of l1norm.  GQ_EINVAL for NULL r or
+ * ref or an unknown precision. */
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance);
 
@@ -486,39 +501,46 @@ typedef struct {
   gq_mc_method method;
   gq_precision precision;        /* f in double or float; sums in double      */
   double tol;                    /* > 0: stop once the standard error of the
-                                    mean of f is below tol (0: run all n)      */
+                                    mean of f is below tol, n being the most
+                                    samples to draw (0: draw all n)            */
   gq_mc_progress_fn *progress;   /* called after each batch, or NULL          */
   void *progress_user;
   unsigned blocks;               /* GPU grid, 0: as many as stay resident     */
 } gq_mc_options;
 
-/* dims = 1 on [0, 1], uniform, n = 1e6, seed 0, fused, double, no tol. */
-void gq_mc_options_init(gq_mc_options *opt);
+/* dims = 1 on [0, 1], uniform, n = 1e6, seed 0, fused, double, no tol.
+ * GQ_EINVAL for NULL. */
+int gq_mc_options_init(gq_mc_options *opt);
 
 typedef struct {
   double mean;       /* of f over the samples                               */
   double sd;         /* sample standard deviation (n - 1)                   */
   double se;         /* standard error of the mean, sd / sqrt(n)            */
   double ci_low, ci_high; /* 95% confidence interval, mean -/+ 1.96 se      */
-  double volume;     /* of the box (uniform); 1 for the normal distribution */
+  double volume;     /* of the box (uniform), +Inf if it overflows a double;
+                        1 for the normal distribution                       */
   double integral;   /* volume * mean: the integral of f over the box, or
-                        E f(X) for X ~ N(0, I)                              */
+                        E f(X) for X ~ N(0, I); scaled, so exact whenever
+                        it is representable, even where the volume is not  */
   double integral_se; /* volume * se                                        */
   uint64_t n;        /* samples used (< the n asked for when tol stopped it) */
   uint64_t seed;
-  int stopped_by_tol;
+  int stopped_by_tol; /* tol > 0 and the standard error fell below it; 0
+                         with tol > 0: all n samples drawn, tol not reached */
   double kernel_ms;  /* device time (CUDA events) or CPU time of the sampling */
   int backend;       /* GQ_BACKEND_*                                        */
   int jit;           /* GQ_JIT_*                                            */
   double compile_ms;
+  gq_precision precision; /* f's evaluation: the scale of its rounding     */
 } gq_mc_result;
 
 /* The mean of f over n samples, X uniform on the box or standard normal, with
  * Philox4x32-10 counters assigned by sample index: the same (f, options) on
  * the same backend gives the same result.  GQ_EINVAL for bad options (dims,
- * a_d > b_d, non-finite limits, n < 2, f using more variables than dims, the
- * host API on the CPU); GQ_EDOM when f is not finite at some sample (the
- * estimate is then NaN or Inf). */
+ * a_d > b_d, non-finite limits or widths, n < 2, f using more variables than
+ * dims, the host API on the CPU); GQ_EDOM when f is not finite at some sample
+ * (the estimate is then NaN or Inf), or when the integral (volume * mean)
+ * overflows a double. */
 int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, gq_mc_result *r);
 
 /* The check: an independent estimate on the host with GSL. */
@@ -540,11 +562,26 @@ typedef struct {
 
 /* VEGAS (gsl_monte_vegas_integrate: a warm-up of 10^4 calls, then
  * GQ_MC_CHECK_CALLS) for a uniform box; plain Monte Carlo with gsl_rng_mt19937
- * (GQ_MC_CHECK_CALLS samples) for the normal distribution.  Deterministic. */
+ * (GQ_MC_CHECK_CALLS samples) for the normal distribution.  Deterministic.
+ * For f of x1 alone GSL's QAGS/QAGI first decide whether f has a mean and a
+ * variance: GQ_EDOM (no reference, the check cannot be made) when the
+ * integral of |f| or of f^2 does not converge.  In more dimensions, GQ_EDOM
+ * when the reference's runs disagree (chi^2 per degree of freedom > 5). */
 int gq_mc_reference_gsl(const gq_integrand *f, const gq_mc_options *opt, gq_mc_reference *ref);
 
-/* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2).
- * GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else GQ_ECHECK (z may be NULL). */
+/* Whether f has a mean and a variance under opt's distribution, as far as GSL
+ * can tell: for f of x1 alone, QAGS (QAGI for the normal distribution) on
+ * |f| and f^2; GQ_EDOM, saying which, when either does not converge (no
+ * check, against GSL or an exact value, can then be made); GQ_SUCCESS
+ * otherwise, also where f uses more variables and no quadrature decides. */
+int gq_mc_moments_exist(const gq_integrand *f, const gq_mc_options *opt);
+
+/* z = (r->integral - ref->value) / sqrt(r->integral_se^2 + ref->se^2 + rho^2),
+ * rho the rounding the standard errors do not see (64 roundings of f in its
+ * precision, one per reference call, underflow): with zero variance (a
+ * constant f) z stays finite.  GQ_SUCCESS when |z| <= GQ_MC_CHECK_Z, else
+ * GQ_ECHECK (also when either value is not finite: no check can be made);
+ * GQ_EINVAL for NULL r or ref. */
 int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
 
 #ifdef __cplusplus

@@ -52,6 +52,21 @@ fi
 run "$GPUQUAD" --f=exp --n=1000 --device=cpu --json --no-check
 check "--json --no-check: check skipped, no reference" sh -c 'printf "%s\n" "$1" | grep -q "\"check\": \"skipped\"" && ! printf "%s\n" "$1" | grep -q "\"reference\""' _ "$out"
 
+# Issue 13: an integral that does not exist is a check that cannot be made:
+# the estimate is shown, unconfirmed, the reason on stderr, exit 1.
+run "$GPUQUAD" --f='tan(x)' --a=0 --b=3 --n=1000 --device=cpu
+check "no integral: exit 1" test "$rc" -eq 1
+check "no integral: the table says there is no reference" sh -c 'printf "%s\n" "$1" | grep -q "^  reference    none: the check could not be made" && ! printf "%s\n" "$1" | grep -q ": ok$"' _ "$out"
+check "no integral: one line on stderr, naming the integral of |f|" sh -c '[ "$(printf "%s\n" "$1" | wc -l)" -eq 1 ] && printf "%s\n" "$1" | grep -q "^gpuquad: check could not be made: no reference: the integral of |f|"' _ "$err"
+run "$GPUQUAD" --f='tan(x)' --a=0 --b=3 --n=1000 --device=cpu --json
+if command -v python3 >/dev/null 2>&1; then
+  check "no integral, --json: check \"not made\", a message, no reference" python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["check"] == "not made" and "does not converge" in o["check_message"] and "reference" not in o
+' "$out"
+fi
+
 CUDA_VISIBLE_DEVICES= run "$GPUQUAD" --n=1000
 check "auto without a GPU: runs on the CPU" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "backend *CPU"' _ "$rc" "$out"
 check "auto without a GPU: one note on stderr" sh -c '[ "$1" = "gpuquad: no CUDA device found; using the CPU backend" ]' _ "$err"

@@ -62,6 +62,27 @@ mc --f=x --method=host-api
 check "host-api on the CPU: exit 2" test "$rc" -eq 2
 mc --f='1/(x-x)' --n=100
 check "f NaN: exit 2" test "$rc" -eq 2
+# Issue 13: --tol is reached or said; zero variance passes; no mean is no
+# check; a box volume that overflows is an error, not inf.
+mc --f=x^2 --tol=1e-4
+check "--tol=1e-4 without --n: reached (the default maximum is 2^30)" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "stopped: --tol reached"' _ "$rc" "$out"
+mc --f=x^2 --tol=1e-4 --n=1e6 --json --no-check
+check "--tol not reached within --n: exit 1" test "$rc" -eq 1
+check "--tol not reached: said on stderr" sh -c 'printf "%s\n" "$1" | grep -q "^gpuquad: --tol=1e-4 not reached: the standard error is"' _ "$err"
+check "--tol not reached: json tol_reached false" sh -c 'printf "%s\n" "$1" | grep -q "\"tol_reached\": false"' _ "$out"
+for f in 1 'x*0+2' 'if(x<2,1,0)' '2^-1074*x'; do
+  mc --f="$f" --n=1000
+  check "zero variance, $f: exit 0, z finite" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "z-score .*: ok$"' _ "$rc" "$out"
+done
+mc --f='1/(x-0.5)' --n=1000
+check "1/(x-0.5): no mean, exit 1" sh -c '[ "$1" -eq 1 ] && printf "%s\n" "$2" | grep -q "^gpuquad: check could not be made: no reference: f has no mean"' _ "$rc" "$err"
+mc --f='1/(x-0.5)' --n=1000 --no-check
+check "1/(x-0.5) --no-check: exit 0" test "$rc" -eq 0
+mc --f=1 --dim=2 --a=-1e300 --b=1e300 --no-check
+check "volume 4e600: exit 2, nothing on stdout" sh -c '[ "$1" -eq 2 ] && [ -z "$2" ] && printf "%s\n" "$3" | grep -q "^gpuquad: the integral overflows a double"' _ "$rc" "$out" "$err"
+mc --f=1e-300 --dim=2 --a=-1e300 --b=1e300 --quiet --no-check
+check "volume 4e600 times 1e-300: 4e300" awk -v v="$out" 'BEGIN { exit !(v > 3.9999999e300 && v < 4.0000001e300) }'
+
 run "$GPUQUAD" mc --help
 check "mc --help: exit 0" test "$rc" -eq 0
 check "mc --help mentions --dist" sh -c 'printf "%s\n" "$1" | grep -q -- "--dist"' _ "$out"

@@ -236,6 +236,151 @@ static void check_and_tol(gq_context *cpu)
          "--tol 1e-3 stops at n = %llu with se %.2g", (unsigned long long)r.n, r.se);
 }
 
+/* Issue 13: what the check can and cannot vouch for. */
+static int reference_of(const char *text, const gq_mc_options *o, gq_mc_reference *ref)
+{
+  gq_integrand *f = parse(text, o->dims);
+  const int st = f ? gq_mc_reference_gsl(f, o, ref) : GQ_EPARSE;
+  gq_integrand_free(f);
+  return st;
+}
+
+static void trust(gq_context *cpu)
+{
+  gq_mc_options o;
+  gq_mc_result r;
+  gq_mc_reference ref;
+  double z = 0;
+  /* zero variance: se = 0, and the reference differs in its last bits */
+  const char *constant[] = {"1", "x*0+2", "if(x<2,1,0)", "2^-1074*x", "0", "1e300", "-1e200*(x*0+1)"};
+  for (size_t i = 0; i < sizeof constant / sizeof constant[0]; i++) {
+    box(&o, 1, 0, 1, 1000, 1);
+    const int st = run(cpu, constant[i], &o, &r);
+    const int rs = reference_of(constant[i], &o, &ref);
+    const int cs = gq_mc_check(&r, &ref, &z);
+    tap_ok(st == GQ_SUCCESS && rs == GQ_SUCCESS && cs == GQ_SUCCESS && isfinite(z) && fabs(z) < 1,
+           "%s: se %g, %.17g vs %.17g, z = %g", constant[i], r.se, r.integral, ref.value, z);
+  }
+  /* ... but a zero-variance sample of a function that is not constant fails */
+  box(&o, 1, 0, 1, 1000, 1);
+  run(cpu, "if(x<1e-4,1,0)", &o, &r);
+  reference_of("if(x<1e-4,1,0)", &o, &ref);
+  const int missed = gq_mc_check(&r, &ref, &z);
+  tap_ok(r.se == 0 && missed == GQ_ECHECK, "a rare event missed by every sample fails (z = %g)", z);
+
+  /* one dimension: no mean, or no variance, is no check */
+  const struct {
+    const char *text;
+    int normal;
+    const char *why;
+  } no_check[] = {
+    {"1/(x-0.5)", 0, "no mean"},         {"tan(pi*x)", 0, "no mean"},   {"1/abs(x-0.3)", 0, "no mean"},
+    {"x^-0.6", 0, "infinite"},          {"1/sqrt(abs(x-0.5))", 0, "infinite"}, {"1/x", 1, "no mean"},
+    {"abs(x)^-0.7", 1, "infinite"},
+  };
+  for (size_t i = 0; i < sizeof no_check / sizeof no_check[0]; i++) {
+    box(&o, 1, 0, 1, 1000, 1);
+    o.dist = no_check[i].normal ? GQ_MC_NORMAL : GQ_MC_UNIFORM;
+    const int rs = reference_of(no_check[i].text, &o, &ref);
+    tap_ok(rs == GQ_EDOM && strstr(gq_last_error(), no_check[i].why), "%s (%s): no reference (%s)",
+           no_check[i].text, no_check[i].normal ? "normal" : "uniform", gq_last_error());
+  }
+  const char *fine[] = {"x^-0.4", "log(x)", "1/sqrt(abs(x-0.5))^0.9", "exp(-x)*sin(30*x)"};
+  for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+    box(&o, 1, 0, 1, 100000, 1);
+    const int st = run(cpu, fine[i], &o, &r);
+    const int rs = reference_of(fine[i], &o, &ref);
+    const int cs = gq_mc_check(&r, &ref, &z);
+    tap_ok(st == GQ_SUCCESS && rs == GQ_SUCCESS && cs == GQ_SUCCESS, "%s has a mean and a variance: z = %.2f",
+           fine[i], z);
+  }
+  /* the same verdict on its own, for a check against an exact value */
+  gq_integrand *g = parse("x^-0.6", 1);
+  box(&o, 1, 0, 1, 1000, 1);
+  const int heavy = gq_mc_moments_exist(g, &o);
+  tap_ok(heavy == GQ_EDOM && strstr(gq_last_error(), "infinite"), "gq_mc_moments_exist(x^-0.6): GQ_EDOM (%s)",
+         gq_last_error());
+  tap_ok(gq_mc_moments_exist(NULL, &o) == GQ_EINVAL && gq_mc_moments_exist(g, NULL) == GQ_EINVAL,
+         "gq_mc_moments_exist with NULL: GQ_EINVAL");
+  gq_integrand_free(g);
+  g = parse("x1*x2", 2);
+  box(&o, 2, 0, 1, 1000, 1);
+  tap_ok(gq_mc_moments_exist(g, &o) == GQ_SUCCESS, "gq_mc_moments_exist(x1 x2): GQ_SUCCESS");
+  gq_integrand_free(g);
+
+  /* f of x1 alone in a larger box: the one-dimensional verdict */
+  box(&o, 3, 0, 1, 1000, 1);
+  int rs = reference_of("1/(x1-0.5)", &o, &ref);
+  tap_ok(rs == GQ_EDOM && strstr(gq_last_error(), "no mean"), "1/(x1-0.5) in 3 dimensions: no mean (%s)",
+         gq_last_error());
+  rs = reference_of("x1^-0.4+0*x1", &o, &ref);
+  tap_ok(rs == GQ_SUCCESS, "x1^-0.4 in 3 dimensions: a reference (%.6g)", ref.value);
+  box(&o, 2, 0, 1, 1000, 1);
+  rs = reference_of("1/((x1-0.5)^2+(x2-0.5)^2)", &o, &ref);
+  tap_ok(rs == GQ_EDOM && strstr(gq_last_error(), "chi^2"), "2D without a mean: VEGAS's runs disagree (%s)",
+         gq_last_error());
+  o.dist = GQ_MC_NORMAL;
+  rs = reference_of("1/(x1^2+x2^2)", &o, &ref);
+  tap_ok(rs == GQ_EDOM && strstr(gq_last_error(), "chi^2"), "2D normal without a mean: the batches disagree (%s)",
+         gq_last_error());
+  rs = reference_of("x1^2*x2^2", &o, &ref);
+  tap_ok(rs == GQ_SUCCESS && fabs(ref.value - 1) < 5 * ref.se, "2D normal E x1^2 x2^2 = 1: %.5f +/- %.2g, chi^2 %.2f",
+         ref.value, ref.se, ref.chisq);
+
+  /* the box volume: scaled, an overflow is an error */
+  box(&o, 2, -1e300, 1e300, 1000, 1);
+  int st = run(cpu, "1", &o, &r);
+  tap_ok(st == GQ_EDOM && strstr(gq_last_error(), "overflows"), "volume 4e600 times 1: GQ_EDOM (%s)",
+         gq_last_error());
+  st = run(cpu, "1e-300", &o, &r);
+  tap_ok(st == GQ_SUCCESS && fabs(r.integral - 4e300) <= 4e300 * 4e-16 && isinf(r.volume),
+         "volume 4e600 times 1e-300: %.17g", r.integral);
+  rs = reference_of("1e-300", &o, &ref);
+  int cs = gq_mc_check(&r, &ref, &z);
+  tap_ok(rs == GQ_SUCCESS && fabs(ref.value - 4e300) <= 4e300 * 1e-10 && cs == GQ_SUCCESS,
+         "... and its reference %.17g, z = %g", ref.value, z);
+  box(&o, 16, 0, 1e300, 1000, 1);
+  tap_ok(run(cpu, "1", &o, &r) == GQ_EDOM, "16 widths of 1e300: GQ_EDOM");
+  box(&o, 3, -1e308, 1e308, 1000, 1);
+  st = run(cpu, "1", &o, &r);
+  tap_ok(st == GQ_EINVAL && strstr(gq_last_error(), "b - a overflows"), "b - a overflows: GQ_EINVAL (%s)",
+         gq_last_error());
+  box(&o, 1, 0, 1, 1000, 1);
+  st = run(cpu, "1e200*x", &o, &r);
+  tap_ok(st == GQ_EDOM && !(r.sd == 0), "f^2 overflows: GQ_EDOM, sd %g not 0", r.sd);
+
+  /* --tol: reached, or said */
+  box(&o, 1, 0, 1, 1000000, 1);
+  o.tol = 1e-4;
+  st = run(cpu, "x^2", &o, &r);
+  tap_ok(st == GQ_SUCCESS && !r.stopped_by_tol && r.se > 1e-4 && r.n == 1000000,
+         "tol 1e-4 within 1e6 samples: not reached, se %.2g", r.se);
+  o.n = UINT64_C(1) << 26;
+  st = run(cpu, "x^2", &o, &r);
+  tap_ok(st == GQ_SUCCESS && r.stopped_by_tol && r.se < 1e-4, "tol 1e-4 within 2^26: reached at %llu, se %.2g",
+         (unsigned long long)r.n, r.se);
+  o.n = 1000;
+  o.tol = 0.5;
+  st = run(cpu, "x", &o, &r);
+  tap_ok(st == GQ_SUCCESS && r.stopped_by_tol && r.n == 1000, "tol reached in the last batch counts as reached");
+
+  /* NULL */
+  tap_ok(gq_mc_options_init(NULL) == GQ_EINVAL, "gq_mc_options_init(NULL): GQ_EINVAL");
+  tap_ok(gq_mc_check(NULL, &ref, &z) == GQ_EINVAL && gq_mc_check(&r, NULL, NULL) == GQ_EINVAL,
+         "gq_mc_check with NULL: GQ_EINVAL");
+  gq_integrand *f = parse("x", 1);
+  tap_ok(gq_mc_reference_gsl(NULL, &o, &ref) == GQ_EINVAL && gq_mc_reference_gsl(f, NULL, &ref) == GQ_EINVAL &&
+         gq_mc_reference_gsl(f, &o, NULL) == GQ_EINVAL, "gq_mc_reference_gsl with NULL: GQ_EINVAL");
+  tap_ok(gq_mc_mean(NULL, f, &o, &r) == GQ_EINVAL && gq_mc_mean(cpu, NULL, &o, &r) == GQ_EINVAL &&
+         gq_mc_mean(cpu, f, NULL, &r) == GQ_EINVAL && gq_mc_mean(cpu, f, &o, NULL) == GQ_EINVAL,
+         "gq_mc_mean with NULL: GQ_EINVAL");
+  gq_integrand_free(f);
+  r.integral = NAN;
+  ref.value = 1;
+  ref.se = 0;
+  tap_ok(gq_mc_check(&r, &ref, &z) == GQ_ECHECK, "a NaN estimate is no pass");
+}
+
 /* gq_uniform_double builds (w + 1/2) 2^-32 from bits: the same number as the
  * conversion, exactly, over every exponent of w. */
 static void uniform_from_bits(void)
@@ -265,6 +410,7 @@ int main(void)
   normal(cpu);
   bad_input(cpu);
   check_and_tol(cpu);
+  trust(cpu);
   gq_context_free(cpu);
   return tap_done();
 }

@@ -28,18 +28,22 @@ void usage_mc(FILE *out)
         "  --b=B[,B2,...]       or one per dimension (default 0 and 1); a <= b\n"
         "  --dist=DIST          uniform (default: on the box) or normal: the mean of\n"
         "                       f(X) for X ~ N(0, I); --a/--b do not apply\n"
-        "  --n=N                samples (default 1e6, at least 2, at most 2^63)\n"
+        "  --n=N                samples (default 1e6, at least 2, at most 2^63); with\n"
+        "                       --tol, the most samples to draw (default 2^30)\n"
         "  --seed=S             Philox key, 0..2^64-1 (default 0): the same seed, n and\n"
         "                       device give the same result\n"
         "  --method=M           fused (default) or host-api: cuRAND's host API fills a\n"
         "                       device buffer, then the same reduction reads it (GPU)\n"
-        "  --tol=ABS            stop once the standard error of the mean is below ABS\n"
+        "  --tol=ABS            stop once the standard error of the mean is below ABS;\n"
+        "                       exit 1 if it is not after --n samples\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
         "  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sums accumulated in double\n"
         "  --check, --no-check  compare with GSL (default on): VEGAS for a box, plain\n"
         "                       Monte Carlo (Mersenne Twister) for normal; exit 1 when\n"
-        "                       the z-score of the difference is beyond 5\n"
+        "                       the z-score of the difference is beyond 5, or when\n"
+        "                       the check cannot be made (in one dimension: f has no\n"
+        "                       mean or an infinite variance)\n"
         "  --exact=V            compare with this exact value of the integral instead\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
         "  --json               one JSON object instead of the table\n"
@@ -47,7 +51,8 @@ void usage_mc(FILE *out)
         "  --help               this help\n"
         "\n"
         "Long runs on a terminal show progress on stderr.\n"
-        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        "Exit status: 0 ok, 1 check failed or not made, or --tol not reached,\n"
+        "2 bad input, 3 computation failed.\n",
         out);
 }
 
@@ -115,7 +120,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
 {
-  mc_options o = {NULL, "1", "0", "1", "uniform", "1e6", "0", "fused", NULL, "auto", "double", NULL,
+  mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "fused", NULL, "auto", "double", NULL,
                   1, 0, 0, 0, t_start_ms};
   int help = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
@@ -189,10 +194,13 @@ static int build_options(const mc_options *o, int dims, gq_mc_options *opt, doub
     for (int d = 0; d < dims; d++)
       if (opt->a[d] > opt->b[d])
         return cli_error(EXIT_USAGE, "a > b in dimension %d (a = %g, b = %g)", d + 1, opt->a[d], opt->b[d]);
-  if (gq_parse_count(o->n_text, GQ_MC_MAX_N, &opt->n, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--n=%s: %s", o->n_text, err);
+  /* With --tol, n is the most samples to draw: a default that a GPU draws in
+   * well under a second and a CPU core in some tens of seconds. */
+  const char *n_text = o->n_text ? o->n_text : o->tol_text ? "2^30" : "1e6";
+  if (gq_parse_count(n_text, GQ_MC_MAX_N, &opt->n, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
   if (opt->n < 2)
-    return cli_error(EXIT_USAGE, "--n=%s: a standard deviation needs at least 2 samples", o->n_text);
+    return cli_error(EXIT_USAGE, "--n=%s: a standard deviation needs at least 2 samples", n_text);
   if ((rc = parse_seed(o->seed_text, &opt->seed)) != EXIT_OK)
     return rc;
   if (strcmp(o->method_text, "fused") == 0)
@@ -258,25 +266,42 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   }
   cli_jit_note(r.jit);
 
-  /* result -> check */
+  /* result -> check.  A check that cannot be made (no reference: f has no
+   * mean or an infinite variance, or GSL fails) is not a pass. */
   gq_mc_reference ref = {NAN, NAN, NAN, 0, GQ_MC_REFERENCE_EXACT};
   double z = NAN;
-  int checked = 0, passed = 1;
+  int checked = 0, passed = 1, has_reference = 1;
+  char check_message[512] = "";
   if (has_exact) {
     ref.value = exact;
     ref.se = 0.0;
-  } else if (o->check) {
-    status = gq_mc_reference_gsl(f, &opt, &ref);
-    if (status != GQ_SUCCESS) {
-      rc = cli_error(cli_exit_status(status), "reference: %s", gq_last_error());
+    /* an exact value is no check of a standard error that means nothing */
+    status = gq_mc_moments_exist(f, &opt);
+    if (status == GQ_ENOMEM) {
+      rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
       gq_context_free(ctx);
       return rc;
     }
+    has_reference = status == GQ_SUCCESS;
+  } else if (o->check) {
+    status = gq_mc_reference_gsl(f, &opt, &ref);
+    if (status == GQ_ENOMEM || status == GQ_ECUDA) {
+      rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
+      gq_context_free(ctx);
+      return rc;
+    }
+    has_reference = status == GQ_SUCCESS;
   }
   if (has_exact || o->check) {
     checked = 1;
-    passed = gq_mc_check(&r, &ref, &z) == GQ_SUCCESS;
+    if (has_reference)
+      status = gq_mc_check(&r, &ref, &z);
+    passed = status == GQ_SUCCESS;
+    if (!passed)
+      snprintf(check_message, sizeof check_message, "%s%s",
+               has_reference && isfinite(z) ? "check failed: " : "check could not be made: ", gq_last_error());
   }
+  const int tol_missed = opt.tol > 0.0 && !r.stopped_by_tol;
   const char *ref_method = ref.method == GQ_MC_REFERENCE_VEGAS  ? "gsl_monte_vegas"
                            : ref.method == GQ_MC_REFERENCE_PLAIN ? "gsl_monte_plain_mt19937"
                                                                  : "exact";
@@ -314,14 +339,20 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     json_number(&w, "integral", r.integral);
     json_number(&w, "integral_stderr", r.integral_se);
     json_bool(&w, "stopped_by_tol", r.stopped_by_tol);
-    if (checked) {
+    if (opt.tol > 0.0) {
+      json_number(&w, "tol", opt.tol);
+      json_bool(&w, "tol_reached", !tol_missed);
+    }
+    if (checked && has_reference) {
       json_number(&w, "reference", ref.value);
       json_number(&w, "reference_stderr", ref.se);
       json_string(&w, "reference_method", ref_method);
       json_number(&w, "z", z);
       json_number(&w, "z_threshold", GQ_MC_CHECK_Z);
     }
-    json_string(&w, "check", checked ? (passed ? "passed" : "failed") : "skipped");
+    json_string(&w, "check", !checked ? "skipped" : passed ? "passed" : isfinite(z) ? "failed" : "not made");
+    if (!passed)
+      json_string(&w, "check_message", check_message);
     json_string(&w, "backend", backend);
     json_string(&w, "device", gq_context_device_name(ctx));
     json_number(&w, "kernel_ms", r.kernel_ms);
@@ -341,15 +372,18 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     printf("  std. error   %.6g\n", r.se);
     printf("  95%% CI       [%.17g, %.17g]\n", r.ci_low, r.ci_high);
     printf("  integral     %.17g  (volume %.6g x mean, +/- %.3g)\n", r.integral, r.volume, r.integral_se);
-    if (checked) {
+    if (checked && has_reference && isfinite(z)) {
       printf("  reference    %.17g  (%s, +/- %.2g)\n", ref.value, ref_method, ref.se);
       printf("  z-score      %.3f  (threshold %g): %s\n", z, GQ_MC_CHECK_Z, passed ? "ok" : "FAILED");
+    } else if (checked) {
+      printf("  reference    none: the check could not be made (see stderr)\n");
     }
     if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
       printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
     else
       printf("  backend      %s\n", gq_context_device_name(ctx));
-    printf("  samples      %llu%s\n", (unsigned long long)r.n, r.stopped_by_tol ? "  (stopped: --tol reached)" : "");
+    printf("  samples      %llu%s\n", (unsigned long long)r.n,
+           r.stopped_by_tol ? "  (stopped: --tol reached)" : tol_missed ? "  (all drawn: --tol NOT reached)" : "");
     printf("  seed         %llu\n", (unsigned long long)r.seed);
     if (r.jit != GQ_JIT_NONE)
       printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
@@ -357,9 +391,12 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     printf("  wall time    %.4g ms\n", wall_ms);
   }
   gq_context_free(ctx);
-  if (!passed) {
-    fprintf(stderr, "gpuquad: check failed: z = %.3g, beyond %g standard errors\n", z, GQ_MC_CHECK_Z);
-    return EXIT_CHECK;
-  }
-  return EXIT_OK;
+  if (tol_missed)
+    fprintf(stderr,
+            "gpuquad: --tol=%s not reached: the standard error is %.3g after %llu samples, the most "
+            "allowed (raise --n)\n",
+            o->tol_text, r.se, (unsigned long long)r.n);
+  if (!passed)
+    fprintf(stderr, "gpuquad: %s\n", check_message);
+  return tol_missed || !passed ? EXIT_CHECK : EXIT_OK;
 }

@@ -202,6 +202,16 @@ typedef struct {
 void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x);
 int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
 int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+/* reference.c: the integral of (|f| / norm)^power over [lo, hi], or its mean
+ * under the standard normal density (line != 0), by QAGS/QAGI; GQ_EDOM with
+ * GSL's verdict in words when it does not converge (mc_check.c, for f's mean
+ * and variance). */
+int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
+                  double *value);
+/* mc.c: the volume of a box (the product of its widths) as mantissa * 2^exponent,
+ * which never overflows, and x * volume from it (+-Inf when that overflows). */
+void gq_mc_volume(const double *width, int dims, double *mantissa, int *exponent);
+double gq_mc_times_volume(double x, double mantissa, int exponent);
 /* kernels/mc.cu: compile the Monte Carlo module of f without loading it (tests). */
 int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc, size_t *cubin_size);
 

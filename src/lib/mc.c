@@ -22,12 +22,10 @@ enum { PILOT = 64 }; /* samples of the pilot run that sets the shift K */
 #define MAX_BATCH_GPU (UINT64_C(1) << 34)
 #define Z95 1.959963984540054 /* the 97.5% quantile of N(0, 1) */
 
-void gq_mc_options_init(gq_mc_options *opt)
+int gq_mc_options_init(gq_mc_options *opt)
 {
-  if (!opt) {
-    gq_null_arg(__func__, "opt");
-    return;
-  }
+  if (!opt)
+    return gq_null_arg(__func__, "opt");
   memset(opt, 0, sizeof *opt);
   opt->dims = 1;
   for (int d = 0; d < GQ_MC_MAX_DIMS; d++)
@@ -36,6 +34,34 @@ void gq_mc_options_init(gq_mc_options *opt)
   opt->n = 1000000;
   opt->method = GQ_MC_FUSED;
   opt->precision = GQ_PRECISION_DOUBLE;
+  return GQ_SUCCESS;
+}
+
+/* The widths' product by frexp: mantissas stay in [1/2, 1), exponents add, so
+ * a box of sixteen widths of 1e300 has a volume, and volume * mean rounds
+ * once at the end. */
+void gq_mc_volume(const double *width, int dims, double *mantissa, int *exponent)
+{
+  double m = 1.0;
+  int e = 0;
+  for (int d = 0; d < dims; d++) {
+    int k;
+    m *= frexp(width[d], &k);
+    e += k;
+    m = frexp(m, &k);
+    e += k;
+  }
+  *mantissa = m;
+  *exponent = e;
+}
+
+double gq_mc_times_volume(double x, double mantissa, int exponent)
+{
+  if (!isfinite(x))
+    return x * mantissa;
+  int k;
+  const double xm = frexp(x, &k);
+  return ldexp(xm * mantissa, k + exponent);
 }
 
 static int validate(const gq_context *ctx, const gq_integrand *f, const gq_mc_options *o)
@@ -59,8 +85,11 @@ static int validate(const gq_context *ctx, const gq_integrand *f, const gq_mc_op
                    o->dims);
   if (o->dist == GQ_MC_UNIFORM)
     for (int d = 0; d < o->dims; d++) {
-      if (!isfinite(o->a[d]) || !isfinite(o->b[d]) || !isfinite(o->b[d] - o->a[d]))
+      if (!isfinite(o->a[d]) || !isfinite(o->b[d]))
         return gq_fail(GQ_EINVAL, "the limits of dimension %d must be finite (a = %g, b = %g)", d + 1, o->a[d],
+                       o->b[d]);
+      if (!isfinite(o->b[d] - o->a[d]))
+        return gq_fail(GQ_EINVAL, "b - a overflows a double in dimension %d (a = %g, b = %g)", d + 1, o->a[d],
                        o->b[d]);
       if (o->a[d] > o->b[d])
         return gq_fail(GQ_EINVAL, "a > b in dimension %d (a = %.17g, b = %.17g)", d + 1, o->a[d], o->b[d]);
@@ -77,14 +106,21 @@ static double pilot_shift(const gq_mc_batch *p, uint64_t n)
     x[d] = xs[d];
   const int count = n < PILOT ? (int)n : PILOT;
   gq_mc_points(p, 0, count, x);
-  double sum = 0.0;
+  double sum = 0.0, first = 0.0;
+  int all_equal = 1;
   for (int k = 0; k < count; k++) {
     double v[GQ_EXPR_MAX_DIMS] = {0};
     for (int d = 0; d < p->dims; d++)
       v[d] = xs[d][k];
-    sum += gq_expr_eval(p->f->g, v);
+    const double g = gq_expr_eval(p->f->g, v);
+    if (k == 0)
+      first = g;
+    all_equal &= g == first;
+    sum += g;
   }
-  const double shift = sum / count;
+  /* a constant f is its own shift, exactly: a mean rounded by an ulp would
+   * leave (g - K)^2 of 1e200 overflowing */
+  const double shift = all_equal ? first : sum / count;
   return isfinite(shift) ? shift : 0.0;
 }
 
@@ -94,7 +130,9 @@ static void finish(const gq_mc_moments *m, double shift, double scale, uint64_t 
 {
   const double N = (double)n;
   const double s1 = gq_csum_value(m->s1), s2 = gq_csum_value(m->s2);
-  const double var = fmax(0.0, (s2 - s1 * (s1 / N)) / (N - 1.0));
+  /* an overflowing sum of squares (Inf, or NaN once compensated) is an
+   * infinite variance, not (by fmax of a NaN) a zero one */
+  const double var = isfinite(s2) ? fmax(0.0, (s2 - s1 * (s1 / N)) / (N - 1.0)) : INFINITY;
   *mean = scale * (shift + s1 / N); /* exact scaling: scale is a power of two */
   *sd = fabs(scale) * sqrt(var);
   *se = *sd / sqrt(N);
@@ -103,11 +141,12 @@ static void finish(const gq_mc_moments *m, double shift, double scale, uint64_t 
 int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
 {
   if (!ctx || !f || !o || !r)
-    return gq_fail(GQ_EINVAL, "gq_mc_mean: NULL argument");
+    return gq_null_arg(__func__, !ctx ? "ctx" : !f ? "f" : !o ? "opt" : "result");
   memset(r, 0, sizeof *r);
   r->mean = r->sd = r->se = r->ci_low = r->ci_high = r->integral = r->integral_se = r->volume = NAN;
   r->seed = o->seed;
   r->backend = ctx->backend;
+  r->precision = o->precision;
   int status = validate(ctx, f, o);
   if (status != GQ_SUCCESS)
     return status;
@@ -131,12 +170,13 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
   p.method = o->method;
   p.seed = o->seed;
   p.blocks = o->blocks;
-  double volume = 1.0;
   for (int d = 0; d < o->dims; d++) {
     p.a[d] = o->dist == GQ_MC_UNIFORM ? o->a[d] : 0.0;
     p.w[d] = o->dist == GQ_MC_UNIFORM ? o->b[d] - o->a[d] : 1.0;
-    volume *= p.w[d];
   }
+  double volume_mantissa;
+  int volume_exponent;
+  gq_mc_volume(p.w, o->dims, &volume_mantissa, &volume_exponent);
   p.shift = pilot_shift(&p, o->n);
 
   const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA ? MAX_BATCH_GPU : MAX_BATCH_CPU;
@@ -167,7 +207,7 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
       o->progress(&pr, o->progress_user);
     }
     if (o->tol > 0.0 && se < o->tol) {
-      r->stopped_by_tol = done < o->n;
+      r->stopped_by_tol = 1;
       break;
     }
     if (batch < max_batch)
@@ -183,12 +223,22 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
   r->se = se;
   r->ci_low = mean - Z95 * se;
   r->ci_high = mean + Z95 * se;
-  r->volume = volume;
-  r->integral = volume * mean;
-  r->integral_se = volume * se;
-  if (!isfinite(mean) || !isfinite(sd))
+  r->volume = gq_mc_times_volume(1.0, volume_mantissa, volume_exponent);
+  r->integral = gq_mc_times_volume(mean, volume_mantissa, volume_exponent);
+  r->integral_se = gq_mc_times_volume(se, volume_mantissa, volume_exponent);
+  if (!isfinite(mean))
     return gq_fail(GQ_EDOM, "f is not finite at some of the sampled points (or its sum overflows): mean = %g",
                    mean);
+  if (!isfinite(sd))
+    return gq_fail(GQ_EDOM,
+                   "the variance of f overflows a double (its values spread by more than about 1e154): "
+                   "mean = %g",
+                   mean);
+  if (!isfinite(r->integral) || !isfinite(r->integral_se))
+    return gq_fail(GQ_EDOM,
+                   "the integral overflows a double: the mean %g (standard error %g) times the volume of "
+                   "the box, about 10^%.1f",
+                   mean, se, log10(volume_mantissa) + volume_exponent * log10(2.0));
   gq_clear_error();
   return GQ_SUCCESS;
 }

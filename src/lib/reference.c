@@ -1,52 +1,151 @@
-/* reference.c — reference integrals from GSL and the trapezoid check. */
+/* reference.c — reference integrals from GSL and the trapezoid check.
+ *
+ * A reference is only as good as GSL's verdict on it, so every status of
+ * gsl_integration_qags is read.  The integral of |f| comes first: f has an
+ * integral over [a, b] only if |f| does, and QAGS on f alone can return a
+ * finite "principal value" with a tiny error estimate for 1/x on [-1, 2].
+ * When |f| does not converge, or GSL cannot compute either integral to a
+ * usable accuracy, there is no reference, and a check without a reference is
+ * not a pass: gq_integrate_reference returns GQ_EDOM with GSL's reason, and
+ * gq_trapezoid_check returns GQ_ECHECK for a reference it cannot use.
+ */
 #include "config.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 
 #include "internal.h"
 
+/* QAGS's error estimate for the integral of |f| may be at most this fraction
+ * of it: ∫|f| sets the scale of rounding errors and bounds the tolerance, so
+ * it needs a digit or two, not thirteen. */
+#define L1_MAX_RELERR 1e-2
+
+/* What QAGS integrates: f, or |f|^power / norm^power (norm keeps f^2 of a
+ * large f from overflowing), on an interval or against the standard normal
+ * density.  A pole that falls on a Kronrod node (the midpoint of [0, 1] for
+ * 1/sqrt(|x - 0.5|)) is one point, which no integral sees: it counts as 0
+ * there, and QAGS, bisecting at it, never evaluates it again.  Infinities at
+ * more than a few points are not poles but an f that is infinite on a set
+ * of measure > 0 (exp(1000 x)), and leave no reference. */
+typedef struct {
+  const gq_integrand *f;
+  int power; /* 0: f itself */
+  double norm;
+  unsigned long infinities;
+} integrand_call;
+
+enum { MAX_POLES = 4 };
+
 static double call_f(double x, void *param)
 {
-  return gq_integrand_eval(param, x);
+  integrand_call *c = param;
+  const double v = gq_integrand_eval(c->f, x);
+  if (isinf(v)) {
+    c->infinities++;
+    return 0.0;
+  }
+  if (c->power == 0)
+    return v;
+  const double scaled = fabs(v) / c->norm;
+  return c->power == 2 ? scaled * scaled : scaled;
 }
 
-static double call_abs_f(double x, void *param)
+static double call_f_normal(double x, void *param)
 {
-  return fabs(gq_integrand_eval(param, x));
+  const double density = exp(-0.5 * x * x) * 0.39894228040143267794;
+  /* where the density underflows, so does f times it for any f that has a
+   * mean (slower than exp(x^2 / 2)) */
+  return density == 0.0 ? 0.0 : call_f(x, param) * density;
 }
 
 /* Adaptive Gauss-Kronrod (21 points) with Wynn's epsilon extrapolation, which
- * copes with the endpoint singularities of circle-like integrands. */
-static int qags(double (*fn)(double, void *), const gq_integrand *f, double lo, double hi,
-                double epsrel, double *value, double *abserr)
+ * copes with the endpoint singularities of circle-like integrands: QAGS on
+ * [lo, hi], or QAGI on the whole line (line != 0).  *gsl_status is GSL's
+ * verdict; *value and *abserr are its best estimate whatever it says.  A run
+ * that uses up its subintervals (an oscillating f over many periods: sin over
+ * [0, 1e5] needs some 16000) is repeated once with many more. */
+static int qags(double (*fn)(double, void *), void *param, int line, double lo, double hi, double epsrel,
+                double *value, double *abserr, int *gsl_status)
 {
-  enum { LIMIT = 2000 };
-  gsl_integration_workspace *w = gsl_integration_workspace_alloc(LIMIT);
-  if (!w)
-    return gq_fail(GQ_ENOMEM, "cannot allocate the GSL workspace");
-  gsl_function F = {fn, (void *)f};
-  /* GSL's default handler aborts; a reference that misses its tolerance
-   * (GSL_EROUND, GSL_EMAXITER) still returns its best estimate and error. */
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  gsl_integration_qags(&F, lo, hi, 0.0, epsrel, LIMIT, w, value, abserr);
-  gsl_set_error_handler(old);
-  gsl_integration_workspace_free(w);
+  static const size_t limits[] = {2000, 50000};
+  gsl_function F = {fn, param};
+  for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+    /* GSL's default handler aborts, out of memory too: turn it off and read
+     * the statuses instead. */
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(limits[k]);
+    if (!w) {
+      gsl_set_error_handler(old);
+      return gq_fail(GQ_ENOMEM, "cannot allocate the GSL workspace (%zu subintervals)", limits[k]);
+    }
+    *gsl_status = line ? gsl_integration_qagi(&F, 0.0, epsrel, limits[k], w, value, abserr)
+                       : gsl_integration_qags(&F, lo, hi, 0.0, epsrel, limits[k], w, value, abserr);
+    gsl_integration_workspace_free(w);
+    gsl_set_error_handler(old);
+    if (*gsl_status != GSL_EMAXITER)
+      break;
+  }
+  return GQ_SUCCESS;
+}
+
+/* Roundoff (GSL_EROUND) and the subdivision limit (GSL_EMAXITER) stop QAGS
+ * short of the tolerance asked for but leave an estimate with an honest error
+ * bound; divergence (GSL_EDIVERGE), a singularity it cannot integrate
+ * (GSL_ESING) and anything else leave none. */
+static int usable(int gsl_status, double value, double abserr)
+{
+  const int soft = gsl_status == GSL_SUCCESS || gsl_status == GSL_EROUND || gsl_status == GSL_EMAXITER;
+  return soft && isfinite(value) && isfinite(abserr) && abserr >= 0.0;
+}
+
+int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
+                  double *value)
+{
+  integrand_call c = {f, power, norm, 0};
+  double abserr;
+  int gsl_status;
+  const int status = qags(line ? call_f_normal : call_f, &c, line, lo, hi, 1e-6, value,
+                          &abserr, &gsl_status);
+  if (status != GQ_SUCCESS)
+    return status;
+  const double width = line ? 1.0 : hi - lo;
+  if (c.infinities > MAX_POLES)
+    return gq_fail(GQ_EDOM, "f is infinite at %lu of the points GSL evaluated", c.infinities);
+  if (!usable(gsl_status, *value, abserr) || *value < 0.0 ||
+      abserr > L1_MAX_RELERR * *value + 64.0 * DBL_MIN * width)
+    return gq_fail(GQ_EDOM, "%s: %s; %g +/- %g", line ? "gsl_integration_qagi" : "gsl_integration_qags",
+                   gsl_strerror(gsl_status), *value, abserr);
   return GQ_SUCCESS;
 }
 
 int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref)
 {
-  if (!f || !ref)
+  if (!ref)
+    return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
+  ref->value = ref->abserr = ref->l1norm = NAN;
+  ref->method = GQ_REFERENCE_QAGS;
+  ref->width = fabs(b - a);
+  if (!f)
     return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
   if (!isfinite(a) || !isfinite(b))
     return gq_fail(GQ_EINVAL, "the limits must be finite numbers (a = %g, b = %g)", a, b);
+  if (!isfinite(ref->width))
+    return gq_fail(GQ_EINVAL, "b - a overflows a double (a = %g, b = %g)", a, b);
   const double lo = fmin(a, b), hi = fmax(a, b), sign = a <= b ? 1.0 : -1.0;
-  double err;
-  int status = qags(call_abs_f, f, lo, hi, 1e-6, &ref->l1norm, &err);
+  int status = gq_abs_moment(f, 0, lo, hi, 1, 1.0, &ref->l1norm);
+  if (status == GQ_EDOM) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", gq_last_error());
+    return gq_fail(GQ_EDOM,
+                   "no reference: the integral of |f| over [%.17g, %.17g] does not converge (%s), so f "
+                   "has no integral there (a singularity that is not integrable?)",
+                   lo, hi, why);
+  }
   if (status != GQ_SUCCESS)
     return status;
   if (f->antiderivative) {
@@ -54,29 +153,73 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
     ref->value = Fb - Fa;
     ref->abserr = 8.0 * DBL_EPSILON * (fabs(Fa) + fabs(Fb));
     ref->method = GQ_REFERENCE_EXACT;
+    if (!isfinite(ref->value) || !isfinite(ref->abserr))
+      return gq_fail(GQ_EDOM, "no reference: the antiderivative is not finite at the limits (F(a) = %g, F(b) = %g)",
+                     Fa, Fb);
   } else {
-    status = qags(call_f, f, lo, hi, 1e-13, &ref->value, &ref->abserr);
+    int gsl_status;
+    integrand_call c = {f, 0, 1.0, 0};
+    status = qags(call_f, &c, 0, lo, hi, 1e-13, &ref->value, &ref->abserr, &gsl_status);
     if (status != GQ_SUCCESS)
       return status;
     ref->value *= sign;
-    ref->method = GQ_REFERENCE_QAGS;
+    if (!usable(gsl_status, ref->value, ref->abserr) || c.infinities > MAX_POLES)
+      return gq_fail(GQ_EDOM, "no reference: GSL cannot compute the integral over [%.17g, %.17g] "
+                              "(gsl_integration_qags: %s; %g +/- %g)",
+                     lo, hi, gsl_strerror(gsl_status), ref->value, ref->abserr);
   }
-  if (!isfinite(ref->value))
-    return gq_fail(GQ_EDOM, "the reference integral is not finite");
+  /* |∫f| <= ∫|f|: QAGS can miss a narrow peak in a wide interval (gauss on
+   * [-1e5, 1e5]) that an antiderivative does not */
+  ref->l1norm = fmax(ref->l1norm, fabs(ref->value));
+  gq_clear_error();
   return GQ_SUCCESS;
 }
 
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                        const gq_reference *ref, double *tolerance)
 {
+  if (tolerance)
+    *tolerance = NAN;
   if (!r || !ref)
     return gq_null_arg(__func__, r ? "ref" : "r");
-  const double eps = precision == GQ_PRECISION_FLOAT ? 0x1p-24 : 0x1p-53;
-  const double tol = GQ_CHECK_SAFETY * r->difference + 64.0 * eps * ref->l1norm + ref->abserr;
+  if (precision != GQ_PRECISION_DOUBLE && precision != GQ_PRECISION_FLOAT)
+    return gq_fail(GQ_EINVAL, "unknown precision %d", (int)precision);
+  if (!(isfinite(ref->value) && isfinite(ref->abserr) && ref->abserr >= 0.0 && isfinite(ref->l1norm) &&
+        ref->l1norm >= 0.0 && isfinite(ref->width) && ref->width >= 0.0))
+    return gq_fail(GQ_ECHECK, "no usable reference (%g +/- %g, integral of |f| %g)",
+                   ref->value, ref->abserr, ref->l1norm);
+  const int in_float = precision == GQ_PRECISION_FLOAT;
+  const double eps = in_float ? 0x1p-24 : 0x1p-53;
+  /* Below the smallest normal number f(x_i) keeps an absolute, not a relative,
+   * accuracy: a floor of a few of those over the interval. */
+  const double tiny = in_float ? FLT_MIN : DBL_MIN;
+  const double rounding = 64.0 * eps * ref->l1norm + 64.0 * tiny * ref->width + 4.0 * DBL_TRUE_MIN;
+  /* The bound GQ_CHECK_SAFETY * |T(h) - T(2h)| holds once the rule converges;
+   * an estimate it puts as far off as a fair fraction of ∫|f| has not, and
+   * says nothing (a singularity between the grid points makes it grow with
+   * the error itself).  Capped, it cannot excuse any error. */
+  const double cap = GQ_CHECK_MAX_FRACTION * ref->l1norm;
+  const double discretisation = isnan(r->difference) ? cap : fmin(GQ_CHECK_SAFETY * r->difference, cap);
+  /* A QAGS reference less accurate than the estimate's own tolerance (and
+   * than 1e-6 of ∫|f|: QAGS struggled) would decide the check by its own
+   * error.  An exact one is uncertain only by the rounding of F(b) - F(a). */
+  if (ref->method != GQ_REFERENCE_EXACT && ref->abserr > fmax(discretisation + rounding, 1e-6 * ref->l1norm))
+    return gq_fail(GQ_ECHECK,
+                   "the reference %.17g is uncertain by %.3g, more than the "
+                   "estimate's tolerance %.3g",
+                   ref->value, ref->abserr, discretisation + rounding);
+  const double tol = discretisation + rounding + ref->abserr;
   if (tolerance)
     *tolerance = tol;
   const double diff = fabs(r->result - ref->value);
-  if (!(diff <= tol))
-    return gq_fail(GQ_ECHECK, "|estimate - reference| = %.3g exceeds the tolerance %.3g", diff, tol);
-  return GQ_SUCCESS;
+  if (diff <= tol)
+    return GQ_SUCCESS;
+  if (GQ_CHECK_SAFETY * r->difference > cap)
+    return gq_fail(GQ_ECHECK,
+                   "|estimate - reference| = %.3g exceeds the tolerance %.3g; the rule has not converged "
+                   "(%g |T(h) - T(2h)| = %.3g is more than %g of the integral of |f|, %.3g): more "
+                   "intervals, or a singularity in [a, b]?",
+                   diff, tol, GQ_CHECK_SAFETY, GQ_CHECK_SAFETY * r->difference, GQ_CHECK_MAX_FRACTION,
+                   ref->l1norm);
+  return gq_fail(GQ_ECHECK, "|estimate - reference| = %.3g exceeds the tolerance %.3g", diff, tol);
 }
