@@ -276,7 +276,7 @@ typedef struct {
   double shift;            /* K / 2^scale                                      */
   double s1, s1_err;       /* sum (x_i - K) / 2^scale, compensated             */
   double s2, s2_err;       /* sum (x_i - K)^2 / 4^scale, compensated           */
-  double abs_sum;          /* sum |x_i| / 2^scale (L1)                         */
+  double abs_sum, abs_err; /* sum |x_i| / 2^scale (L1), compensated           */
   double min, max;         /* over the finite values (+Inf/-Inf when none)    */
   uint64_t argmin, argmax; /* their indices, or GQ_NO_INDEX                   */
 } gq_stats_acc;

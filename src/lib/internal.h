@@ -153,6 +153,7 @@ typedef struct {
   uint64_t delivered; /* elements so far, per input                       */
   double bytes;       /* bytes read                                       */
   double read_ms;
+  struct gq_data_ref_ *observer; /* NULL, or fed every chunk (data_reference.h) */
 } gq_stream_src;
 /* Elements per chunk (per input) when streaming to a CUDA device: 64 MiB of
  * f64, large enough that a chunk's copy and kernel dwarf their launch costs. */

@@ -248,7 +248,7 @@ static void stats_moments(const gq_stats_acc *a, gq_stats_result *s)
   } else {
     s->var_sample = s->sd_sample = NAN; /* undefined for one value */
   }
-  s->l1 = ldexp(a->abs_sum, e);
+  s->l1 = ldexp(a->abs_sum + a->abs_err, e);
   s->l2 = ldexp(sqrt(m2_scaled + n * mean_scaled * mean_scaled), e); /* sum x^2, both terms >= 0 */
 }
 

@@ -269,7 +269,7 @@ GQ_HD void gq_stats_acc_zero(gq_stats_acc *a)
   a->n = a->nan_count = a->posinf_count = a->neginf_count = 0;
   a->first_nan = a->first_posinf = a->first_neginf = GQ_NO_INDEX;
   a->scale = 0;
-  a->shift = a->s1 = a->s1_err = a->s2 = a->s2_err = a->abs_sum = 0.0;
+  a->shift = a->s1 = a->s1_err = a->s2 = a->s2_err = a->abs_sum = a->abs_err = 0.0;
   a->min = (double)INFINITY;
   a->max = -(double)INFINITY;
   a->argmin = a->argmax = GQ_NO_INDEX;
@@ -282,7 +282,7 @@ GQ_HD uint64_t gq_stats_acc_total(const gq_stats_acc *a)
 
 GQ_HD int gq_stats_acc_finite(const gq_stats_acc *a)
 {
-  return isfinite(a->shift + a->s1 + a->s1_err + a->s2 + a->s2_err + a->abs_sum);
+  return isfinite(a->shift + a->s1 + a->s1_err + a->s2 + a->s2_err + a->abs_sum + a->abs_err);
 }
 
 GQ_HD void gq_stats_acc_rescale(gq_stats_acc *a, int64_t up)
@@ -294,6 +294,7 @@ GQ_HD void gq_stats_acc_rescale(gq_stats_acc *a, int64_t up)
   a->s1 = ldexp(a->s1, e);
   a->s1_err = ldexp(a->s1_err, e);
   a->abs_sum = ldexp(a->abs_sum, e);
+  a->abs_err = ldexp(a->abs_err, e);
   a->s2 = ldexp(a->s2, e2);
   a->s2_err = ldexp(a->s2_err, e2);
   a->scale += up;
@@ -319,7 +320,7 @@ GQ_HD void gq_stats_acc_moments_add_(gq_stats_acc *a, double t)
     a->shift = t; /* the shift is one of the values (see the top) */
   double dl;
   const double dh = gq_two_sum(t, -a->shift, &dl); /* t - K = dh + dl exactly */
-  gq_csum s1 = {a->s1, a->s1_err}, s2 = {a->s2, a->s2_err};
+  gq_csum s1 = {a->s1, a->s1_err}, s2 = {a->s2, a->s2_err}, l1 = {a->abs_sum, a->abs_err};
   gq_csum_add(&s1, dh);
   const double p = dh * dh;
   gq_csum_add(&s2, p);
@@ -327,7 +328,9 @@ GQ_HD void gq_stats_acc_moments_add_(gq_stats_acc *a, double t)
   a->s1_err = s1.c + dl;
   a->s2 = s2.s;
   a->s2_err = s2.c + fma(2.0 * dh, dl, fma(dh, dh, -p));
-  a->abs_sum += fabs(t);
+  gq_csum_add(&l1, fabs(t)); /* compensated too: L1 within an ulp */
+  a->abs_sum = l1.s;
+  a->abs_err = l1.c;
   a->n++;
 }
 
@@ -380,6 +383,7 @@ GQ_HD void gq_stats_acc_combine(gq_stats_acc *a, const gq_stats_acc *b)
       a->s2 = B.s2;
       a->s2_err = B.s2_err;
       a->abs_sum = B.abs_sum;
+      a->abs_err = B.abs_err;
     } else {
       gq_stats_acc_rescale(a, B.scale - a->scale);
       gq_stats_acc_rescale(&B, a->scale - B.scale);
@@ -406,7 +410,10 @@ GQ_HD void gq_stats_acc_combine(gq_stats_acc *a, const gq_stats_acc *b)
       a->s1_err = s1.c;
       a->s2 = s2.s;
       a->s2_err = s2.c;
-      a->abs_sum += B.abs_sum;
+      gq_csum l1 = {a->abs_sum, a->abs_err};
+      gq_csum_merge(&l1, gq_dd_make(B.abs_sum, B.abs_err));
+      a->abs_sum = l1.s;
+      a->abs_err = l1.c;
     }
   }
   if (b->min < a->min || (b->min == a->min && b->argmin < a->argmin)) {

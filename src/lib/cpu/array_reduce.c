@@ -41,7 +41,7 @@ typedef struct {
 } sum_lanes;
 
 typedef struct {
-  double shift[LANES], s1[LANES], s1_c[LANES], s2[LANES], s2_c[LANES], abs[LANES];
+  double shift[LANES], s1[LANES], s1_c[LANES], s2[LANES], s2_c[LANES], abs[LANES], abs_c[LANES];
   double min[LANES], max[LANES];
   uint64_t n[LANES], imin[LANES], imax[LANES];
 } stats_lanes;
@@ -124,7 +124,9 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
       const double q = L->s2[l] + p, qb = q - L->s2[l], qa = q - qb;
       L->s2_c[l] += ((L->s2[l] - qa) + (p - qb)) + pe;
       L->s2[l] = q;
-      L->abs[l] += fabs(v);
+      const double av = fabs(v), r = L->abs[l] + av, rb = r - L->abs[l], ra = r - rb;
+      L->abs_c[l] += (L->abs[l] - ra) + (av - rb);
+      L->abs[l] = r;
       if (v < L->min[l]) {
         L->min[l] = v;
         L->imin[l] = i;
@@ -147,6 +149,7 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
     a.s2 = L->s2[l];
     a.s2_err = L->s2_c[l];
     a.abs_sum = L->abs[l];
+    a.abs_err = L->abs_c[l];
     a.min = L->min[l];
     a.max = L->max[l];
     a.argmin = L->imin[l];
@@ -159,6 +162,7 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
     L->s2[l] = a.s2;
     L->s2_c[l] = a.s2_err;
     L->abs[l] = a.abs_sum;
+    L->abs_c[l] = a.abs_err;
     L->min[l] = a.min;
     L->max[l] = a.max;
     L->imin[l] = a.argmin;
@@ -238,6 +242,7 @@ static void lanes_to_acc(const gq_array_reduce *p, const sum_lanes *L, const sta
       s->s2 = S->s2[l];
       s->s2_err = S->s2_c[l];
       s->abs_sum = S->abs[l];
+      s->abs_err = S->abs_c[l];
       s->min = S->min[l];
       s->max = S->max[l];
       s->argmin = S->n[l] ? S->imin[l] : GQ_NO_INDEX;
