@@ -123,11 +123,11 @@ GQ_HD void gq_sum_acc_rescale(gq_sum_acc *a, int64_t up)
  * scaled: the classifying pass's add. */
 GQ_HD void gq_sum_acc_add_scaled(gq_sum_acc *a, double m, double m_err, int64_t e)
 {
-  double t = ldexp(m, gq_scale_exp_(e - a->scale));
-  if (fabs(t) > GQ_SCALE_LIMIT) {
-    gq_sum_acc_rescale(a, gq_scale_up_(fabs(t)));
-    t = ldexp(m, gq_scale_exp_(e - a->scale));
-  }
+  /* from the exponents: m 2^(e - scale) itself may not fit in a double */
+  const int64_t top = m != 0.0 ? (int64_t)ilogb(m) + e - a->scale : 0;
+  if (top > GQ_SCALE_TOP)
+    gq_sum_acc_rescale(a, top - GQ_SCALE_TOP);
+  const double t = ldexp(m, gq_scale_exp_(e - a->scale));
   gq_csum s = {a->sum, a->sum_err};
   gq_csum_add(&s, t);
   a->sum = s.s;
