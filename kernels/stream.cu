@@ -59,7 +59,7 @@ int collect(gq_cuda_state *st, gq_reduce_kind kind, int b, InFlight *f, gq_reduc
   info->compute_ms += kernel_ms;
   gq_reduce_acc chunk;
   memcpy(&chunk, static_cast<gq_reduce_acc *>(st->h_result) + b, gq_cuda_acc_size(kind));
-  if (gq_reduce_acc_nonfinite(kind, &chunk)) { // a NaN, an Inf or an overflow
+  if (gq_reduce_acc_needs_classify(kind, &chunk)) { // a NaN, an Inf, an overflow, tiny squares
     f->problem.classify = 1;
     double ms = 0.0;
     const int status = gq_cuda_array_reduce(st, &f->problem, &chunk, &ms);

@@ -254,7 +254,19 @@ static inline void check_overflow(gq_context *ctx, const char *label)
   gq_sum_accumulate(ctx, &su, 1, (const double *)d + 2);
   tap_ok(gq_sum_finish(&su, GQ_NAN_PROPAGATE, &v) == GQ_SUCCESS && v == 1e308,
          "%s: sum accumulator, chunks (1e308, 1e308) + (-1e308): 1e308 (%.17g)", label, v);
-  void *list[] = {d, o, e, sc, b1, b2, h1, h2, q1, q2};
+  /* Data so small that their squares underflow: the sd, L2 and rms fit. */
+  const double sub[3] = {1e-320, 2e-320, 3e-320}, t1[1] = {1e-200}, t3[1] = {3e-200};
+  void *su3 = ctx_copy(ctx, sub, 3), *ta = ctx_copy(ctx, t1, 1), *tb = ctx_copy(ctx, t3, 1);
+  POISON(s);
+  tap_ok(gq_stats(ctx, 3, su3, &s) == GQ_SUCCESS && s.sd_sample == 1e-320 && s.mean == 2e-320 &&
+             within_ulps(s.l2, sqrt(14.0) * 1e-320, 2e3) && s.var_sample == 0.0,
+         "%s: stats of 1e-320, 2e-320, 3e-320: sd 1e-320 (%.17g), L2 %.17g (variance underflows to 0)", label,
+         s.sd_sample, s.l2);
+  POISON(r);
+  tap_ok(gq_rms_diff(ctx, 1, ta, tb, &r) == GQ_SUCCESS && r.rms == fabs(1e-200 - 3e-200) && r.max_abs == r.rms &&
+             within_ulps(r.relative, 2.0, 2),
+         "%s: rms of 1e-200 against 3e-200: %.17g (squares underflow), relative %.17g", label, r.rms, r.relative);
+  void *list[] = {d, o, e, sc, b1, b2, h1, h2, q1, q2, su3, ta, tb};
   for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
     gq_free(ctx, list[k]);
 }

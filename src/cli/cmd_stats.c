@@ -171,7 +171,7 @@ int cmd_stats(int argc, char **argv, int first, double t0)
     vec_print_footer(&run, ctx);
   }
   if (!passed)
-    rc = cli_error(EXIT_CHECK, "check failed: a statistic differs from GSL beyond its tolerance (see --json)");
+    rc = cli_error(EXIT_CHECK, "check failed: a statistic differs from the reference beyond its tolerance (see --json)");
 out:
   gq_context_free(ctx);
   return rc;

@@ -195,7 +195,8 @@ void gq_data_ref_stats(const gq_data_ref *r, gq_ref_stats *out)
   out->tol_mean = (double)(2 * gn * sqrt_m2 + UL * fabsl(r->shift)) + 2 * U * fabs(g->mean);
   const double var = r->n > 1 ? g->var_sample : g->var_population;
   out->tol_var = (double)(16 * gn) * var + 2 * U * var;
-  out->tol_sd = (double)(8 * gn) * sqrt(var) + 2 * U * sqrt(var);
+  const double sd = r->n > 1 ? g->sd_sample : g->sd_population; /* var may underflow where sd does not */
+  out->tol_sd = (double)(8 * gn) * sd + 2 * U * sd;
   out->tol_l1 = (double)gn * g->l1 + 2 * U * g->l1;
   out->tol_l2 = (double)gn * g->l2 + 4 * U * g->l2;
 }

@@ -74,16 +74,22 @@ void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduc
   }
 }
 
-/* Did the fast pass meet a term that is not finite, or overflow?  Either
- * makes one of the accumulator's sums NaN or infinite; the classifying pass
- * then counts the non-finite terms and scales the finite ones. */
-int gq_reduce_acc_nonfinite(gq_reduce_kind kind, const gq_reduce_acc *a)
+/* Must the pass be redone classifying?  When it met a term that is not
+ * finite or overflowed, one of the accumulator's sums is NaN or infinite;
+ * the classifying pass counts the non-finite terms and scales the finite
+ * ones.  It also scales up data so small (below 2^-399) that their squares
+ * underflow: the sd, the L2 norm and the rms of such data fit in a double. */
+int gq_reduce_acc_needs_classify(gq_reduce_kind kind, const gq_reduce_acc *a)
 {
+  const double tiny = 0x1p-399;
   switch (kind) {
   case GQ_REDUCE_RMS:
-    return !gq_rms_acc_finite(&a->rms);
-  case GQ_REDUCE_STATS:
-    return !gq_stats_acc_finite(&a->stats);
+    return !gq_rms_acc_finite(&a->rms) || (a->rms.max_abs > 0.0 && a->rms.max_abs < tiny) ||
+           (a->rms.n > 0 && a->rms.sq_ref + a->rms.sq_ref_err < tiny * tiny);
+  case GQ_REDUCE_STATS: {
+    const double linf = fmax(fabs(a->stats.min), fabs(a->stats.max));
+    return !gq_stats_acc_finite(&a->stats) || (a->stats.n > 0 && linf > 0.0 && linf < tiny);
+  }
   default:
     return !gq_sum_acc_finite(&a->sum);
   }
@@ -100,7 +106,7 @@ int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc
   double t = 0.0, t2 = 0.0;
   int status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, ms ? &t : NULL)
                                                : gq_cpu_array_reduce(&q, out, &t);
-  if (status == GQ_SUCCESS && gq_reduce_acc_nonfinite(q.kind, out)) {
+  if (status == GQ_SUCCESS && gq_reduce_acc_needs_classify(q.kind, out)) {
     q.classify = 1;
     status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, ms ? &t2 : NULL)
                                              : gq_cpu_array_reduce(&q, out, &t2);
@@ -319,8 +325,13 @@ static int finished_on_device(gq_context *ctx, gq_reduce_kind kind, int is_float
   if (*status != GQ_SUCCESS)
     return 1;
   if (kind == GQ_REDUCE_RMS) {
+    /* the lite rms does not scale: overflow, or squares near underflow
+     * (differences, or ||a|| = rms sqrt(n) / relative, below 2^-399), go to
+     * the full accumulator */
     const gq_rms_result *r = out;
-    if (!isfinite(r->rms) || !isfinite(r->max_abs))
+    const double tiny = 0x1p-399;
+    if (!isfinite(r->rms) || !isfinite(r->max_abs) || isnan(r->relative) || (r->max_abs > 0.0 && r->max_abs < tiny) ||
+        (r->relative > 0.0 && r->rms * sqrt((double)n) / r->relative < tiny))
       return 0;
   } else if (!isfinite(*(const double *)out)) {
     return 0;

@@ -98,6 +98,22 @@ GQ_HD int gq_scale_exp_(int64_t e) { return e < -4200 ? -4200 : e > 4200 ? 4200 
 /* The rescale that brings |v| (> GQ_SCALE_LIMIT) to at most the limit. */
 GQ_HD int64_t gq_scale_up_(double v) { return v > GQ_SCALE_LIMIT ? (int64_t)(ilogb(v) - GQ_SCALE_TOP) : 0; }
 
+/* The exponent change that puts a value of binary exponent top (in scaled
+ * units) at most at 2^GQ_SCALE_TOP, or, when it and everything summed so far
+ * (below 2^-GQ_SCALE_TOP, magnitude: the largest sum) are tiny, lifts them
+ * there, so that squares of data near DBL_MIN (whose sd and L2 fit in a
+ * double) do not underflow. */
+GQ_HD int64_t gq_scale_move_(int64_t top, double magnitude)
+{
+  if (top > GQ_SCALE_TOP)
+    return top - GQ_SCALE_TOP;
+  if (top < -GQ_SCALE_TOP && !(magnitude >= 0x1p-399)) {
+    const int64_t have = magnitude > 0.0 ? (int64_t)ilogb(magnitude) : top;
+    return (top > have ? top : have) - GQ_SCALE_TOP;
+  }
+  return 0;
+}
+
 /* ---- sum of terms ---------------------------------------------------- */
 GQ_HD void gq_sum_acc_zero(gq_sum_acc *a)
 {
@@ -152,7 +168,13 @@ GQ_HD void gq_sum_acc_add_product_scaled(gq_sum_acc *acc, double a, double b)
 GQ_HD void gq_sum_acc_combine(gq_sum_acc *a, const gq_sum_acc *b)
 {
   gq_sum_acc B = *b;
-  /* One exponent, high enough that neither sum nor their total overflows. */
+  /* One exponent, high enough that neither sum nor their total overflows;
+   * a side whose sums are all zero takes the other's (raising the other
+   * would flush a tiny one's sums for nothing). */
+  if (a->sum == 0.0 && a->sum_err == 0.0 && a->abs_sum == 0.0)
+    a->scale = B.scale;
+  if (B.sum == 0.0 && B.sum_err == 0.0 && B.abs_sum == 0.0)
+    B.scale = a->scale;
   gq_sum_acc_rescale(a, B.scale - a->scale);
   gq_sum_acc_rescale(&B, a->scale - B.scale);
   const double big = fmax(fmax(fabs(a->sum), fabs(B.sum)), fmax(a->abs_sum, B.abs_sum));
@@ -193,10 +215,8 @@ GQ_HD int gq_rms_acc_finite(const gq_rms_acc *a)
   return isfinite(a->sq_diff + a->sq_diff_err + a->sq_ref + a->sq_ref_err) && !isnan(a->max_abs);
 }
 
-GQ_HD void gq_rms_acc_rescale(gq_rms_acc *a, int64_t up)
+GQ_HD void gq_rms_acc_move_scale_(gq_rms_acc *a, int64_t up)
 {
-  if (up <= 0)
-    return;
   const int e = gq_scale_exp_(-2 * up);
   a->sq_diff = ldexp(a->sq_diff, e);
   a->sq_diff_err = ldexp(a->sq_diff_err, e);
@@ -204,18 +224,21 @@ GQ_HD void gq_rms_acc_rescale(gq_rms_acc *a, int64_t up)
   a->sq_ref_err = ldexp(a->sq_ref_err, e);
   a->scale += up;
 }
+GQ_HD void gq_rms_acc_rescale(gq_rms_acc *a, int64_t up)
+{
+  if (up > 0)
+    gq_rms_acc_move_scale_(a, up);
+}
 
 /* One pair of finite values, scaled (the classifying pass): a - b is taken
  * in scaled units, where it cannot overflow. */
 GQ_HD void gq_rms_acc_add_scaled(gq_rms_acc *r, double a, double b)
 {
-  double sa = ldexp(a, gq_scale_exp_(-r->scale)), sb = ldexp(b, gq_scale_exp_(-r->scale));
-  const double big = fmax(fabs(sa), fabs(sb));
-  if (big > GQ_SCALE_LIMIT) {
-    gq_rms_acc_rescale(r, gq_scale_up_(big));
-    sa = ldexp(a, gq_scale_exp_(-r->scale));
-    sb = ldexp(b, gq_scale_exp_(-r->scale));
-  }
+  const double big = fmax(fabs(a), fabs(b));
+  if (big != 0.0) /* squares: their magnitude is the root of the sums' */
+    gq_rms_acc_move_scale_(r, gq_scale_move_((int64_t)ilogb(big) - r->scale,
+                                             sqrt(fmax(r->sq_diff, r->sq_ref))));
+  const double sa = ldexp(a, gq_scale_exp_(-r->scale)), sb = ldexp(b, gq_scale_exp_(-r->scale));
   const double d = sa - sb, d2 = d * d, a2 = sa * sa;
   gq_csum sq = {r->sq_diff, r->sq_diff_err}, ref = {r->sq_ref, r->sq_ref_err};
   gq_csum_add(&sq, d2);
@@ -231,6 +254,10 @@ GQ_HD void gq_rms_acc_add_scaled(gq_rms_acc *r, double a, double b)
 GQ_HD void gq_rms_acc_combine(gq_rms_acc *a, const gq_rms_acc *b)
 {
   gq_rms_acc B = *b;
+  if (a->sq_diff == 0.0 && a->sq_diff_err == 0.0 && a->sq_ref == 0.0 && a->sq_ref_err == 0.0)
+    a->scale = B.scale; /* as in gq_sum_acc_combine */
+  if (B.sq_diff == 0.0 && B.sq_diff_err == 0.0 && B.sq_ref == 0.0 && B.sq_ref_err == 0.0)
+    B.scale = a->scale;
   gq_rms_acc_rescale(a, B.scale - a->scale);
   gq_rms_acc_rescale(&B, a->scale - B.scale);
   const double big = fmax(fmax(a->sq_diff, B.sq_diff), fmax(a->sq_ref, B.sq_ref));
@@ -285,10 +312,10 @@ GQ_HD int gq_stats_acc_finite(const gq_stats_acc *a)
   return isfinite(a->shift + a->s1 + a->s1_err + a->s2 + a->s2_err + a->abs_sum + a->abs_err);
 }
 
-GQ_HD void gq_stats_acc_rescale(gq_stats_acc *a, int64_t up)
+/* scale += k, the sums divided by 2^k (4^k): any sign (a negative k is the
+ * classifying pass's lowering for tiny data). */
+GQ_HD void gq_stats_acc_move_scale_(gq_stats_acc *a, int64_t up)
 {
-  if (up <= 0)
-    return;
   const int e = gq_scale_exp_(-up), e2 = gq_scale_exp_(-2 * up);
   a->shift = ldexp(a->shift, e);
   a->s1 = ldexp(a->s1, e);
@@ -298,6 +325,11 @@ GQ_HD void gq_stats_acc_rescale(gq_stats_acc *a, int64_t up)
   a->s2 = ldexp(a->s2, e2);
   a->s2_err = ldexp(a->s2_err, e2);
   a->scale += up;
+}
+GQ_HD void gq_stats_acc_rescale(gq_stats_acc *a, int64_t up)
+{
+  if (up > 0)
+    gq_stats_acc_move_scale_(a, up);
 }
 
 /* Within one accumulator indices only grow: a tie keeps the first. */
@@ -345,11 +377,9 @@ GQ_HD void gq_stats_acc_add(gq_stats_acc *a, double x, uint64_t i)
 /* The classifying pass's add: a finite value, scaled. */
 GQ_HD void gq_stats_acc_add_scaled(gq_stats_acc *a, double x, uint64_t i)
 {
-  double t = ldexp(x, gq_scale_exp_(-a->scale));
-  if (fabs(t) > GQ_SCALE_LIMIT) {
-    gq_stats_acc_rescale(a, gq_scale_up_(fabs(t)));
-    t = ldexp(x, gq_scale_exp_(-a->scale));
-  }
+  if (x != 0.0) /* from the exponents: x 2^-scale itself may not fit */
+    gq_stats_acc_move_scale_(a, gq_scale_move_((int64_t)ilogb(x) - a->scale, a->abs_sum));
+  const double t = ldexp(x, gq_scale_exp_(-a->scale));
   gq_stats_acc_minmax_(a, x, i);
   gq_stats_acc_moments_add_(a, t);
 }
