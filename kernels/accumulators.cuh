@@ -71,14 +71,19 @@ struct SumThread {
     else acc.neginf_count++;
     return true;
   }
-  __device__ __forceinline__ void add_fast(double p, double err)
+  __device__ __forceinline__ void add_fast(double p)
   {
     gq_csum s = {acc.sum, acc.sum_err};
     gq_csum_add(&s, p);
     acc.sum = s.s;
-    acc.sum_err = s.c + err;
+    acc.sum_err = s.c;
     acc.abs_sum += fabs(p);
     acc.n++;
+  }
+  __device__ __forceinline__ void add_fast(double p, double err)
+  {
+    add_fast(p);
+    acc.sum_err += err;
   }
   template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t)
   {
@@ -87,7 +92,7 @@ struct SumThread {
     if (CLASSIFY)
       gq_sum_acc_add_scaled(&acc, t, 0.0, 0);
     else
-      add_fast(t, 0.0);
+      add_fast(t);
   }
   // Without the operands (the benches' ExactProduct): an overflowed product
   // counts as an infinite term.
