@@ -30,7 +30,10 @@
  * are below 2^-600 of the largest).  With every scaled term <= 2^400 no sum
  * of 2^64 of them, squared or not, can overflow.  Merges align the exponents
  * (and raise them when a shift or a sum is above the limit, which catches
- * two finite chunk sums whose total overflows).  The finish multiplies by
+ * two finite chunk sums whose total overflows).  Underflow is the mirror
+ * case: data below 2^-399, whose squares lose their digits, are rerun too
+ * (reduce.c), and the classifying adds lower the exponent for them while
+ * everything summed is as small (gq_scale_move_).  The finish multiplies by
  * 2^scale once: a result that does not fit is +-Inf, one that fits is
  * exact as without scaling.
  *
@@ -86,12 +89,6 @@ GQ_HD gq_csum gq_dd_div(gq_csum a, double d)
   const double r = fma(-q, d, a.s); /* a.s - q d, exactly */
   gq_csum out = {q, (r + a.c) / d};
   return gq_dd_renorm(out);
-}
-/* x * 2^e for a double-double. */
-GQ_HD gq_csum gq_dd_ldexp(gq_csum a, int e)
-{
-  gq_csum r = {ldexp(a.s, e), ldexp(a.c, e)};
-  return r;
 }
 /* A scale difference as an ldexp exponent (large ones flush to 0 anyway). */
 GQ_HD int gq_scale_exp_(int64_t e) { return e < -4200 ? -4200 : e > 4200 ? 4200 : (int)e; }
