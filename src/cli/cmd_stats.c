@@ -89,7 +89,7 @@ int cmd_stats(int argc, char **argv, int first, double t0)
     return rc;
   gq_stats_result s;
   if (o.check && run.nan == GQ_NAN_PROPAGATE && acc.stats.nan_count + acc.stats.posinf_count + acc.stats.neginf_count) {
-    rc = cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (the statistics of such data are NaN or Inf, nothing to compare)");
+    rc = cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (propagated, the statistics are NaN or Inf)");
     goto out;
   }
   const int finished = gq_stats_finish(&acc.stats, run.nan, &s);
