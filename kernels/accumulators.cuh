@@ -5,10 +5,12 @@
 //
 // Each thread accumulator takes one term at a time: TwoSum per element for
 // the compensated sums (memory-bound kernels have FP64 issue to spare:
-// ~10 FP64 operations per element against ~30 the bandwidth leaves), shifted
-// moments for the statistics (reduce_acc.h explains the shift).  With
-// CLASSIFY (the rerun after a NaN or Inf showed up) a non-finite term is
-// counted and left out; without it every term is taken as finite.
+// ~10 FP64 operations per element against ~30 the bandwidth leaves),
+// shifted double-double moments for the statistics (reduce_acc.h explains
+// the shift; ~25 operations).  With CLASSIFY (the rerun after a NaN, an Inf
+// or an overflow showed up) a non-finite term is counted and left out, and
+// the finite ones go through reduce_acc.h's scaled adds, which cannot
+// overflow; without it every term is taken as finite and as it is.
 #ifndef GQ_ACCUMULATORS_CUH
 #define GQ_ACCUMULATORS_CUH
 
@@ -22,137 +24,158 @@ namespace gq {
 
 __device__ __forceinline__ bool finite(double v) { return v - v == 0.0; }
 
+// The full accumulators' maps keep the operands as well: the classifying
+// pass needs them to tell an input that is not finite from a product or a
+// difference that overflowed, and to redo that term scaled.  The fast pass
+// uses only the ProductTerm / DifferenceTerm part (the same operations as
+// ExactProduct and Difference, so the same bits).
+struct ProductOperands : ProductTerm {
+  double a, b;
+};
+struct ExactProductOperands {
+  __device__ __forceinline__ ProductOperands operator()(double a, double b) const
+  {
+    const double p = __dmul_rn(a, b);
+    ProductOperands t;
+    t.p = p;
+    t.err = fma(a, b, -p);
+    t.a = a;
+    t.b = b;
+    return t;
+  }
+};
+struct DifferenceOperands : DifferenceTerm {
+  double b;
+};
+struct DifferenceWithOperands {
+  __device__ __forceinline__ DifferenceOperands operator()(double a, double b) const
+  {
+    DifferenceOperands t;
+    t.a = a;
+    t.d = a - b;
+    t.b = b;
+    return t;
+  }
+};
+
 struct SumThread {
   __device__ __forceinline__ void flush() {} // every term is taken as it comes
-  gq_csum s = {0.0, 0.0};
-  double abs = 0.0;
-  uint64_t n = 0, nan = 0, pinf = 0, ninf = 0;
+  gq_sum_acc acc = {0, 0, 0, 0, 0.0, 0.0, 0.0, 0};
 
   template <bool CLASSIFY> __device__ __forceinline__ bool skip(double t)
   {
     if (!CLASSIFY || finite(t))
       return false;
-    if (t != t) nan++;
-    else if (t > 0) pinf++;
-    else ninf++;
+    if (t != t) acc.nan_count++;
+    else if (t > 0) acc.posinf_count++;
+    else acc.neginf_count++;
     return true;
+  }
+  __device__ __forceinline__ void add_fast(double p)
+  {
+    gq_csum s = {acc.sum, acc.sum_err};
+    gq_csum_add(&s, p);
+    acc.sum = s.s;
+    acc.sum_err = s.c;
+    acc.abs_sum += fabs(p);
+    acc.n++;
+  }
+  __device__ __forceinline__ void add_fast(double p, double err)
+  {
+    add_fast(p);
+    acc.sum_err += err;
   }
   template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t)
   {
     if (skip<CLASSIFY>(t))
       return;
-    gq_csum_add(&s, t);
-    abs += fabs(t);
-    n++;
+    if (CLASSIFY)
+      gq_sum_acc_add_scaled(&acc, t, 0.0, 0);
+    else
+      add_fast(t);
   }
+  // Without the operands (the benches' ExactProduct): an overflowed product
+  // counts as an infinite term.
   template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t)
   {
     if (skip<CLASSIFY>(t.p))
       return;
-    gq_csum_add(&s, t.p);
-    s.c += t.err;
-    abs += fabs(t.p);
-    n++;
+    add_fast(t.p, t.err);
   }
-  __device__ gq_sum_acc result() const
+  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductOperands t, uint64_t)
   {
-    gq_sum_acc r;
-    r.n = n;
-    r.nan_count = nan;
-    r.posinf_count = pinf;
-    r.neginf_count = ninf;
-    r.sum = s.s;
-    r.sum_err = s.c;
-    r.abs_sum = abs;
-    return r;
+    if (!CLASSIFY) {
+      add_fast(t.p, t.err);
+    } else if (t.p != t.p) {
+      acc.nan_count++;
+    } else if (!finite(t.a) || !finite(t.b)) {
+      if (t.p > 0) acc.posinf_count++;
+      else acc.neginf_count++;
+    } else {
+      gq_sum_acc_add_product_scaled(&acc, t.a, t.b); // a*b may have overflowed
+    }
   }
+  __device__ gq_sum_acc result() const { return acc; }
 };
 
 struct RmsThread {
   __device__ __forceinline__ void flush() {} // every term is taken as it comes
-  gq_csum sq = {0.0, 0.0}, ref = {0.0, 0.0};
-  double max_abs = 0.0;
-  uint64_t n = 0, nan = 0, inf = 0;
+  gq_rms_acc acc = {0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
 
+  __device__ __forceinline__ void add_fast(double a, double d)
+  {
+    const double d2 = __dmul_rn(d, d);
+    gq_csum sq = {acc.sq_diff, acc.sq_diff_err}, ref = {acc.sq_ref, acc.sq_ref_err};
+    gq_csum_add(&sq, d2);
+    acc.sq_diff = sq.s;
+    acc.sq_diff_err = sq.c + fma(d, d, -d2);
+    const double a2 = __dmul_rn(a, a);
+    gq_csum_add(&ref, a2);
+    acc.sq_ref = ref.s;
+    acc.sq_ref_err = ref.c + fma(a, a, -a2);
+    acc.max_abs = fmax(acc.max_abs, fabs(d));
+    acc.n++;
+  }
+  // Without b (the benches' Difference): an overflowed a - b counts as infinite.
   template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
   {
     if (CLASSIFY && !(finite(t.d) && finite(t.a))) {
-      if (t.d != t.d || t.a != t.a) nan++;
-      else inf++;
+      if (t.d != t.d || t.a != t.a) acc.nan_count++;
+      else acc.inf_count++;
       return;
     }
-    const double d2 = __dmul_rn(t.d, t.d);
-    gq_csum_add(&sq, d2);
-    sq.c += fma(t.d, t.d, -d2);
-    const double a2 = __dmul_rn(t.a, t.a);
-    gq_csum_add(&ref, a2);
-    ref.c += fma(t.a, t.a, -a2);
-    max_abs = fmax(max_abs, fabs(t.d));
-    n++;
+    add_fast(t.a, t.d);
   }
-  __device__ gq_rms_acc result() const
+  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceOperands t, uint64_t)
   {
-    gq_rms_acc r;
-    r.n = n;
-    r.nan_count = nan;
-    r.inf_count = inf;
-    r.sq_diff = sq.s;
-    r.sq_diff_err = sq.c;
-    r.sq_ref = ref.s;
-    r.sq_ref_err = ref.c;
-    r.max_abs = max_abs;
-    return r;
+    if (!CLASSIFY)
+      add_fast(t.a, t.d);
+    else if (t.d != t.d || t.a != t.a)
+      acc.nan_count++;
+    else if (!finite(t.a) || !finite(t.b))
+      acc.inf_count++;
+    else
+      gq_rms_acc_add_scaled(&acc, t.a, t.b); // a - b may have overflowed
   }
+  __device__ gq_rms_acc result() const { return acc; }
 };
 
 struct StatsThread {
   __device__ __forceinline__ void flush() {} // every term is taken as it comes
-  double shift = 0.0, s2 = 0.0, abs = 0.0;
-  gq_csum sum = {0.0, 0.0}, s1 = {0.0, 0.0};
-  double mn = INFINITY, mx = -INFINITY;
-  uint64_t imin = GQ_NO_INDEX, imax = GQ_NO_INDEX, n = 0;
-  uint64_t nan = 0, pinf = 0, ninf = 0;
-  uint64_t first_nan = GQ_NO_INDEX, first_pinf = GQ_NO_INDEX, first_ninf = GQ_NO_INDEX;
+  gq_stats_acc acc;
+  __device__ StatsThread() { gq_stats_acc_zero(&acc); }
 
   template <bool CLASSIFY> __device__ __forceinline__ void add(double x, uint64_t i)
   {
-    if (CLASSIFY && !finite(x)) {
-      // A thread sees its indices in increasing order: the first one stays.
-      if (x != x) { if (!nan++) first_nan = i; }
-      else if (x > 0) { if (!pinf++) first_pinf = i; }
-      else { if (!ninf++) first_ninf = i; }
-      return;
-    }
-    shift = n == 0 ? x : shift; // the thread's first value (see reduce_acc.h)
-    const double d = x - shift;
-    gq_csum_add(&s1, d);
-    s2 = fma(d, d, s2);
-    gq_csum_add(&sum, x);
-    abs += fabs(x);
-    if (x < mn) { mn = x; imin = i; }
-    if (x > mx) { mx = x; imax = i; }
-    n++;
+    // A thread sees its indices in increasing order: the first ones stay.
+    if (!CLASSIFY)
+      gq_stats_acc_add(&acc, x, i);
+    else if (finite(x))
+      gq_stats_acc_add_scaled(&acc, x, i);
+    else
+      gq_stats_acc_add_nonfinite(&acc, x, i);
   }
-  __device__ gq_stats_acc result() const
-  {
-    gq_stats_acc r;
-    gq_stats_acc_zero(&r);
-    gq_stats_acc_set_moments(&r, n, shift, s1, s2);
-    r.sum = sum.s;
-    r.sum_err = sum.c;
-    r.abs_sum = abs;
-    r.min = mn;
-    r.max = mx;
-    r.argmin = imin;
-    r.argmax = imax;
-    r.nan_count = nan;
-    r.posinf_count = pinf;
-    r.neginf_count = ninf;
-    r.first_nan = first_nan;
-    r.first_posinf = first_pinf;
-    r.first_neginf = first_ninf;
-    return r;
-  }
+  __device__ gq_stats_acc result() const { return acc; }
 };
 
 // Merge operators and identities for the tree levels.
@@ -165,7 +188,7 @@ struct SumCombine {
   __device__ static gq_sum_acc identity() { gq_sum_acc z; gq_sum_acc_zero(&z); return z; }
   // The finished sum as a double; NaN and Inf propagate through the
   // arithmetic (the asynchronous forms do not classify).
-  __device__ static void finish(const gq_sum_acc &a, void *out, uint64_t) { *static_cast<double *>(out) = a.sum + a.sum_err; }
+  __device__ static void finish(const gq_sum_acc &a, void *out, uint64_t) { *static_cast<double *>(out) = gq_sum_acc_value(&a); }
 };
 struct RmsCombine {
   __device__ __forceinline__ gq_rms_acc operator()(gq_rms_acc a, gq_rms_acc b) const
@@ -182,6 +205,7 @@ struct RmsCombine {
     r.nan_count = a.nan_count;
     r.inf_count = a.inf_count;
     gq_rms_values(a.sq_diff + a.sq_diff_err, a.sq_ref + a.sq_ref_err, a.n, &r.rms, &r.relative);
+    r.rms = ldexp(r.rms, gq_scale_exp_(a.scale));
     r.max_abs = a.max_abs;
     *static_cast<gq_rms_result *>(out) = r;
   }

@@ -124,10 +124,10 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, co
                 : dispatch<gq::SumPolicy, gq::Identity, gq::SumThread, T, 1>(st, p, stream, target);
   case GQ_REDUCE_DOT:
     return lite ? dispatch<gq::DotLitePolicy, gq::ExactProduct, gq::SumLiteThread, T, 2, Lite>(st, p, stream, target)
-                : dispatch<gq::DotPolicy, gq::ExactProduct, gq::SumThread, T, 2>(st, p, stream, target);
+                : dispatch<gq::DotPolicy, gq::ExactProductOperands, gq::SumThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_RMS:
     return lite ? dispatch<gq::RmsLitePolicy, gq::Difference, gq::RmsLiteThread, T, 2, Lite>(st, p, stream, target)
-                : dispatch<gq::RmsPolicy, gq::Difference, gq::RmsThread, T, 2>(st, p, stream, target);
+                : dispatch<gq::RmsPolicy, gq::DifferenceWithOperands, gq::RmsThread, T, 2>(st, p, stream, target);
   case GQ_REDUCE_STATS:
     return dispatch<gq::StatsPolicy, gq::Identity, gq::StatsThread, T, 1>(st, p, stream, target);
   }

@@ -7,8 +7,9 @@
 //
 // Buffer b = k % 2 is reused by chunk k+2 only after the host has waited for
 // done[b] (chunk k reduced and its result back), so neither the pinned nor the
-// device buffer is overwritten in use.  A chunk whose result shows a NaN or
-// Inf is reduced again, classifying, while its data are still on the device.
+// device buffer is overwritten in use.  A chunk whose result shows a NaN, an
+// Inf or an overflow is reduced again, classifying (and scaling), while its
+// data are still on the device.
 // Events time the copies and the kernels, so the caller learns which side
 // (disk, PCIe, GPU) bounded the stream.
 #include <cmath>
@@ -58,10 +59,7 @@ int collect(gq_cuda_state *st, gq_reduce_kind kind, int b, InFlight *f, gq_reduc
   info->compute_ms += kernel_ms;
   gq_reduce_acc chunk;
   memcpy(&chunk, static_cast<gq_reduce_acc *>(st->h_result) + b, gq_cuda_acc_size(kind));
-  const int nonfinite = kind == GQ_REDUCE_RMS ? !std::isfinite(chunk.rms.sq_diff + chunk.rms.sq_ref + chunk.rms.max_abs)
-                        : kind == GQ_REDUCE_STATS ? !std::isfinite(chunk.stats.abs_sum)
-                                                  : !std::isfinite(chunk.sum.abs_sum);
-  if (nonfinite) {
+  if (gq_reduce_acc_needs_classify(kind, &chunk)) { // a NaN, an Inf, an overflow, tiny squares
     f->problem.classify = 1;
     double ms = 0.0;
     const int status = gq_cuda_array_reduce(st, &f->problem, &chunk, &ms);

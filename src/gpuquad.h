@@ -252,9 +252,14 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
  *                 *_finish (with a NaN/Inf policy), for chunked or streamed
  *                 inputs and for callers that need the condition (abs_sum).
  * Sums are compensated (TwoSum per element, error-free merges), products
- * carry their rounding error (TwoProd by fma), and moments are merged with
- * Chan's formulas, so the accumulators of any chunking give the same result
- * to within a few ulp. */
+ * carry their rounding error (TwoProd by fma), and moments are shifted
+ * double-double sums merged exactly, so the accumulators of any chunking or
+ * thread count give the same result: sums, dots and the mean correctly
+ * rounded or within 1 ulp, variances within 1 ulp.  Overflow: where a partial
+ * sum or square overflows, the pass is redone with the terms scaled by a
+ * power of two, so every result that fits in a double is given; a result
+ * beyond DBL_MAX is +-Inf: with no NaN or Inf among the terms (or under
+ * GQ_NAN_OMIT), an infinite result means overflow. */
 
 #define GQ_NO_INDEX UINT64_MAX /* "no such element" in the index fields */
 
@@ -269,8 +274,10 @@ typedef struct {
   uint64_t n;              /* finite terms accumulated                         */
   uint64_t nan_count;      /* terms that were NaN (for dot: NaN*y, 0*Inf too)  */
   uint64_t posinf_count, neginf_count;
-  double sum, sum_err;     /* compensated: the sum is sum + sum_err            */
-  double abs_sum;          /* sum |t_i|: the scale of every rounding error     */
+  double sum, sum_err;     /* compensated: the sum is (sum + sum_err) 2^scale  */
+  double abs_sum;          /* sum |t_i| / 2^scale: the scale of every rounding error */
+  int64_t scale;           /* 0 unless a partial sum overflowed (then the terms
+                              were scaled by a power of two, exactly)          */
 } gq_sum_acc;
 
 /* rms of the difference a - b, and what a convergence check needs with it. */
@@ -278,9 +285,10 @@ typedef struct {
   uint64_t n;              /* finite pairs accumulated                         */
   uint64_t nan_count;      /* pairs where a - b or a is NaN                    */
   uint64_t inf_count;      /* other pairs where a - b or a is infinite         */
-  double sq_diff, sq_diff_err; /* compensated sum (a_i - b_i)^2                */
-  double sq_ref, sq_ref_err; /* compensated sum a_i^2                          */
-  double max_abs;          /* max |a_i - b_i|                                  */
+  double sq_diff, sq_diff_err; /* compensated sum (a_i - b_i)^2 / 4^scale      */
+  double sq_ref, sq_ref_err; /* compensated sum a_i^2 / 4^scale                */
+  double max_abs;          /* max |a_i - b_i| (not scaled; +Inf if it overflows) */
+  int64_t scale;           /* 0 unless a square overflowed (see gq_sum_acc)    */
 } gq_rms_acc;
 
 typedef struct {
@@ -297,12 +305,14 @@ typedef struct {
   uint64_t n;              /* finite values accumulated                        */
   uint64_t nan_count, posinf_count, neginf_count;
   uint64_t first_nan, first_posinf, first_neginf; /* indices, or GQ_NO_INDEX  */
-  double sum, sum_err;     /* compensated sum of the finite values            */
-  double shift, offset;    /* the mean is shift + offset: shift is one of the
-                              values, so offset keeps digits that a mean near
-                              1e7 has no room for in one double              */
-  double m2;               /* sum (x_i - mean)^2 (Chan's merges)              */
-  double abs_sum;          /* sum |x_i| (L1)                                   */
+  /* Moments as double-double sums about a shift K, one of the values (so
+   * the cancellation in M2 = S2 - S1^2/n costs at most log2(n+1) bits of
+   * 106), all in units of 2^scale: mean = K + S1/n, sum = n K + S1. */
+  int64_t scale;           /* 0 unless a value or a partial overflowed        */
+  double shift;            /* K / 2^scale                                      */
+  double s1, s1_err;       /* sum (x_i - K) / 2^scale, compensated             */
+  double s2, s2_err;       /* sum (x_i - K)^2 / 4^scale, compensated           */
+  double abs_sum, abs_err; /* sum |x_i| / 2^scale (L1), compensated           */
   double min, max;         /* over the finite values (+Inf/-Inf when none)    */
   uint64_t argmin, argmax; /* their indices, or GQ_NO_INDEX                   */
 } gq_stats_acc;
@@ -336,8 +346,8 @@ typedef enum { GQ_GEN_UNIFORM = 0, GQ_GEN_NORMAL = 1, GQ_GEN_LINSPACE = 2 } gq_g
 int gq_generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *x);
 int gq_generate_f(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, float *x);
 
-void gq_sum_acc_init(gq_sum_acc *acc);
-void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other);
+int gq_sum_acc_init(gq_sum_acc *acc);
+int gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other);
 int gq_sum_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x);
 int gq_sum_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float *x);
 int gq_dot_accumulate(gq_context *ctx, gq_sum_acc *acc, size_t n, const double *x, const double *y);
@@ -348,17 +358,17 @@ int gq_dot_accumulate_f(gq_context *ctx, gq_sum_acc *acc, size_t n, const float 
  * propagated value). */
 int gq_sum_finish(const gq_sum_acc *acc, gq_nan_policy policy, double *result);
 
-void gq_rms_acc_init(gq_rms_acc *acc);
-void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other);
+int gq_rms_acc_init(gq_rms_acc *acc);
+int gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other);
 int gq_rms_accumulate(gq_context *ctx, gq_rms_acc *acc, size_t n, const double *a, const double *b);
 int gq_rms_accumulate_f(gq_context *ctx, gq_rms_acc *acc, size_t n, const float *a, const float *b);
 /* Propagate: any NaN makes all three NaN; otherwise any infinity makes rms
  * and max_abs +Inf and relative NaN. */
 int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r);
 
-void gq_stats_acc_init(gq_stats_acc *acc);
+int gq_stats_acc_init(gq_stats_acc *acc);
 /* Indices of other's elements count on from acc's (other came after acc). */
-void gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other);
+int gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other);
 /* The chunk's indices count on from the elements acc has seen. */
 int gq_stats_accumulate(gq_context *ctx, gq_stats_acc *acc, size_t n, const double *x);
 int gq_stats_accumulate_f(gq_context *ctx, gq_stats_acc *acc, size_t n, const float *x);

@@ -1,7 +1,8 @@
 # data_cli.sh — `gpuquad dot|rms|stats` end to end on the CPU backend: every
 # kind of bad input (exit 2, one line naming the file and the problem,
-# nothing on stdout), the NaN/Inf policies, --gen, stdin, --check, the JSON
-# shape and the exit statuses.
+# nothing on stdout), the NaN/Inf policies, --gen, stdin, --check (in the
+# same pass: pipes, FIFOs), exact statistics, overflow, the JSON shape and
+# the exit statuses.
 . "$TESTS_SRC/tap.sh"
 d=$tap_tmp
 G="$GPUQUAD"
@@ -120,6 +121,86 @@ run "$G" stats --gen=normal --n=1e5 --device=cpu
 for label in count sum mean variance sd min max norms backend "reduce time" "wall time"; do
   check "stats table shows '$label'" sh -c 'printf "%s\n" "$1" | grep -q "^  $2 "' _ "$out" "$label"
 done
+
+# ---- --check in the same pass (issue 13, item 11) -------------------------------
+# The reference is fed the chunks as they are read: standard input, /dev/stdin,
+# a FIFO and a process substitution are checked, never read twice.
+seq 1 1000 >"$d/seq.txt"
+run "$G" stats - --check --device=cpu --json <"$d/seq.txt"
+check "--check on stdin: passed" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"check\": \"passed\""' _ "$out" "$rc"
+out=$(cat "$d/seq.txt" | "$G" stats --check --device=cpu --json /dev/stdin); rc=$?
+check "--check on /dev/stdin from a pipe: passed, n = 1000" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"n\": 1000,"' _ "$out" "$rc"
+mkfifo "$d/fifo"
+(cat "$d/seq.txt" >"$d/fifo" &)
+out=$(timeout 20 "$G" stats "$d/fifo" --format=text --check --device=cpu --json); rc=$?
+check "--check on a FIFO: no hang, passed" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"check\": \"passed\""' _ "$out" "$rc"
+(cat "$d/a.txt" >"$d/fifo" &)
+out=$(cat "$d/b.txt" | timeout 20 "$G" dot "$d/fifo" - --format=text --check --device=cpu --json); rc=$?
+check "dot --check, a FIFO and a pipe: 34, passed" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"dot\": 34,"' _ "$out" "$rc"
+(cat "$d/a.txt" >"$d/fifo" &)
+out=$(cat "$d/b.txt" | timeout 20 "$G" rms "$d/fifo" - --format=text --check --device=cpu --json); rc=$?
+check "rms --check, a FIFO and a pipe: passed" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"rms\": 0.5,"' _ "$out" "$rc"
+
+# ---- undefined statistics and NaN under --check (item 7) -------------------------
+run sh -c 'echo 5 | "$1" stats - --check --device=cpu' _ "$G"
+check "one value, --check: exit 0, sample variance undefined" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "variance     undefined"' _ "$out" "$rc"
+run sh -c 'printf "7.25\n" | "$1" stats - --check --device=cpu --json' _ "$G"
+check "one value, --check --json: passed, var_sample null" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"var_sample\": null" && printf "%s\n" "$1" | grep -q "\"check\": \"passed\""' _ "$out" "$rc"
+printf '1\nnan\n3\ninf\n-inf\n5\nnan\n' >"$d/nan2.txt"
+run "$G" stats "$d/nan2.txt" --nan=omit --check --device=cpu --json
+check "NaN and both infinities, omit, --check: passed, argmax 5" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"argmax\": 5,"' _ "$out" "$rc"
+printf 'nan\n2\n' >"$d/nan1.txt"
+run "$G" stats "$d/nan1.txt" --nan=omit --check --device=cpu
+check "omit leaving one value, --check: exit 0" test "$rc" -eq 0
+
+# ---- exact statistics (item 9) ----------------------------------------------------
+run sh -c 'seq 0 9 | "$1" stats - --device=cpu --json' _ "$G"
+check "seq 0 9: variance 9.166666666666666, population 8.25, exactly" python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["var_sample"] == 110 / 12 and o["var_population"] == 8.25 and o["mean"] == 4.5, o
+' "$out"
+python3 -c 'import random
+random.seed(7)
+print("\n".join(repr(1e7 + random.random()) for _ in range(200003)))' >"$d/big.txt"
+for t in 1 2 3; do
+  OMP_NUM_THREADS=$t "$G" stats "$d/big.txt" --device=cpu --json >"$d/t$t.json"
+done
+check "the statistics do not depend on the thread count (1, 2, 3)" python3 -c '
+import json, sys
+r = [json.load(open(p)) for p in sys.argv[1:]]
+keys = ("sum", "mean", "var_sample", "var_population", "sd_sample", "l1", "l2")
+assert all(o[k] == r[0][k] for o in r for k in keys), [[o[k] for k in keys] for o in r]
+' "$d/t1.json" "$d/t2.json" "$d/t3.json"
+check "1e7 + U(0,1): mean and variance within an ulp of exact" python3 -c '
+import json, sys
+from fractions import Fraction as F
+xs = [F(float(l)) for l in open(sys.argv[2])]
+n = len(xs); mean = sum(xs) / n; var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+o = json.load(open(sys.argv[1]))
+import math
+assert abs(F(o["mean"]) - mean) <= F(math.ulp(float(mean))), (o["mean"], float(mean))
+assert abs(F(o["var_sample"]) - var) <= F(math.ulp(float(var))), (o["var_sample"], float(var))
+' "$d/t1.json" "$d/big.txt"
+printf '0.1\n0.2\n0.3\n' >"$d/pos.txt"
+run "$G" dot "$d/pos.txt" "$d/pos.txt" --device=cpu --json
+check "dot: sum |a*b| is never below |dot|" python3 -c '
+import json, sys
+o = json.loads(sys.argv[1]); assert o["abs_sum"] >= abs(o["dot"]), o
+' "$out"
+
+# ---- overflow (item 3) --------------------------------------------------------------
+run sh -c 'printf "1e308\n-1e308\n1e308\n" | "$1" stats - --device=cpu --json' _ "$G"
+check "1e308, -1e308, 1e308: variance inf (not 0), sd 1.1547e308, a note" sh -c '[ "$3" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"sd_sample\": 1.1547005383792515e+308" && printf "%s\n" "$1" | grep -q "\"var_sample\": null" && printf "%s\n" "$2" | grep -q "overflow: sample variance"' _ "$out" "$err" "$rc"
+run sh -c 'printf "8e307\n8e307\n8e307\n" | "$1" stats - --device=cpu' _ "$G"
+check "3 x 8e307: mean 8e307, sum overflows (said so)" sh -c 'printf "%s\n" "$1" | grep -q "mean         7.9999999999999999e+307" && printf "%s\n" "$1" | grep -q "overflow     sum"' _ "$out"
+printf '1e200\n' >"$d/p200.txt"
+printf -- '-1e200\n' >"$d/m200.txt"
+run "$G" rms "$d/p200.txt" "$d/m200.txt" --device=cpu --check --json
+check "rms of 1e200 against -1e200: 2e200, checked" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "\"rms\": 1.9999999999999999e+200,"' _ "$out" "$rc"
+printf '1e308\n1e308\n' >"$d/p308.txt"
+run "$G" stats "$d/p308.txt" --device=cpu --check
+check "1e308, 1e308: sum inf (not nan), checked against the reference" sh -c '[ "$2" -eq 0 ] && printf "%s\n" "$1" | grep -q "sum          inf"' _ "$out" "$rc"
 
 # ---- help ------------------------------------------------------------------------
 for c in dot rms stats; do

@@ -1,7 +1,8 @@
 /* t_reduce_cpu.c — the CPU backend's data reductions against exact
  * references (reduce_ref.h): sizes around the lanes, blocks and threads,
  * float input, the ill-conditioned 1e7 +- 0.1 case, n = 0, the NaN/Inf
- * policies, and chunked accumulation against one pass. */
+ * policies, chunked accumulation against one pass, correctly rounded
+ * statistics of integers, overflow, and NULL arguments. */
 #include "config.h"
 
 #include <math.h>
@@ -171,6 +172,48 @@ static void chunks(void)
   free(x);
 }
 
+/* The accumulator API with NULL arguments or a policy that does not exist:
+ * GQ_EINVAL and a message, never a crash. */
+static void null_arguments(void)
+{
+  gq_sum_acc s;
+  gq_rms_acc r;
+  gq_stats_acc t;
+  gq_sum_acc_init(&s);
+  gq_rms_acc_init(&r);
+  gq_stats_acc_init(&t);
+  double v;
+  gq_rms_result rr;
+  gq_stats_result sr;
+  const double x[2] = {1, 2};
+  tap_ok(gq_sum_acc_merge(NULL, &s) == GQ_EINVAL && gq_sum_acc_merge(&s, NULL) == GQ_EINVAL &&
+             gq_rms_acc_merge(NULL, &r) == GQ_EINVAL && gq_rms_acc_merge(&r, NULL) == GQ_EINVAL &&
+             gq_stats_acc_merge(NULL, &t) == GQ_EINVAL && gq_stats_acc_merge(&t, NULL) == GQ_EINVAL,
+         "*_acc_merge with a NULL accumulator: GQ_EINVAL (%s)", gq_last_error());
+  tap_ok(gq_sum_acc_init(NULL) == GQ_EINVAL && gq_rms_acc_init(NULL) == GQ_EINVAL && gq_stats_acc_init(NULL) == GQ_EINVAL,
+         "*_acc_init(NULL): GQ_EINVAL");
+  tap_ok(gq_sum_finish(NULL, GQ_NAN_OMIT, &v) == GQ_EINVAL && gq_sum_finish(&s, GQ_NAN_OMIT, NULL) == GQ_EINVAL &&
+             gq_rms_finish(NULL, GQ_NAN_OMIT, &rr) == GQ_EINVAL && gq_stats_finish(&t, GQ_NAN_OMIT, NULL) == GQ_EINVAL,
+         "*_finish with NULL: GQ_EINVAL");
+  tap_ok(gq_sum_finish(&s, (gq_nan_policy)7, &v) == GQ_EINVAL && gq_rms_finish(&r, (gq_nan_policy)-1, &rr) == GQ_EINVAL &&
+             gq_stats_finish(&t, (gq_nan_policy)3, &sr) == GQ_EINVAL,
+         "*_finish with a policy that does not exist: GQ_EINVAL (%s)", gq_last_error());
+  tap_ok(gq_sum_accumulate(NULL, &s, 2, x) == GQ_EINVAL && gq_sum_accumulate(cpu, NULL, 2, x) == GQ_EINVAL &&
+             gq_dot_accumulate(cpu, &s, 2, x, NULL) == GQ_EINVAL && gq_rms_accumulate(cpu, &r, 2, NULL, x) == GQ_EINVAL &&
+             gq_stats_accumulate(cpu, &t, 2, NULL) == GQ_EINVAL && gq_stats_accumulate(NULL, &t, 0, x) == GQ_EINVAL,
+         "*_accumulate with a NULL context, accumulator or array: GQ_EINVAL");
+  tap_ok(gq_stats(cpu, 2, x, NULL) == GQ_EINVAL && gq_rms_diff(cpu, 2, x, x, NULL) == GQ_EINVAL &&
+             gq_dot(cpu, 2, x, NULL, &v) == GQ_EINVAL && gq_stats_stream(NULL, NULL, &t, NULL) == GQ_EINVAL &&
+             gq_stats_stream(cpu, NULL, &t, NULL) == GQ_EINVAL && gq_dot_stream(cpu, NULL, NULL, NULL, NULL) == GQ_EINVAL,
+         "one-shot and streamed forms with NULL: GQ_EINVAL");
+  /* merging an accumulator into itself doubles it */
+  gq_stats_accumulate(cpu, &t, 2, x);
+  gq_stats_acc_merge(&t, &t);
+  gq_stats_finish(&t, GQ_NAN_PROPAGATE, &sr);
+  tap_ok(sr.n == 4 && sr.sum == 6.0 && sr.var_population == 0.25 && sr.argmax == 1,
+         "a stats accumulator merged into itself: 1, 2, 1, 2 (var %.17g)", sr.var_population);
+}
+
 int main(void)
 {
   cpu = gq_context_create(GQ_DEVICE_CPU);
@@ -181,6 +224,12 @@ int main(void)
   empty();
   nan_policies();
   chunks();
+  check_overflow(cpu, "cpu");
+  check_exact_stats(cpu, "cpu", 10, 0.0);
+  check_exact_stats(cpu, "cpu", 1000, 1e7);
+  check_exact_stats(cpu, "cpu", 100003, 0.5);
+  check_exact_stats(cpu, "cpu", 1000003, 3.0);
+  null_arguments();
   double *bad = (double *)NULL;
   tap_ok(gq_sum(cpu, 3, bad, NULL) == GQ_EINVAL, "NULL result: GQ_EINVAL");
   gq_context_free(cpu);

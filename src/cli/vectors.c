@@ -122,16 +122,25 @@ static int reduce_arrays(gq_context *ctx, vec_kind kind, int is_float, size_t n,
   }
 }
 
-/* Host f64 copy of generated data (for --check). */
-static int host_copy(gq_context *ctx, const void *src, size_t n, int is_float, double **out)
+/* Generated data for --check: copied back a bounded chunk at a time and
+ * fed to the reference (the host never holds the whole vector). */
+static int feed_generated(gq_context *ctx, const void *x, const void *y, size_t n, int is_float, gq_data_ref *ref)
 {
-  *out = malloc((n ? n : 1) * sizeof(double));
-  if (!*out)
+  enum { CHUNK = 1 << 20 };
+  const size_t esize = is_float ? sizeof(float) : sizeof(double);
+  char *buf = malloc(2 * CHUNK * sizeof(double));
+  if (!buf)
     return GQ_ENOMEM;
-  const int status = gq_copy_from(ctx, *out, src, n * (is_float ? sizeof(float) : sizeof(double)));
-  if (status == GQ_SUCCESS && is_float) /* widen in place, from the end */
-    for (size_t i = n; i-- > 0;)
-      (*out)[i] = (double)((const float *)*out)[i];
+  int status = GQ_SUCCESS;
+  for (size_t at = 0; at < n && status == GQ_SUCCESS; at += CHUNK) {
+    const size_t count = n - at < CHUNK ? n - at : CHUNK;
+    status = gq_copy_from(ctx, buf, (const char *)x + at * esize, count * esize);
+    if (status == GQ_SUCCESS && y)
+      status = gq_copy_from(ctx, buf + CHUNK * sizeof(double), (const char *)y + at * esize, count * esize);
+    if (status == GQ_SUCCESS)
+      gq_data_ref_feed(ref, buf, y ? buf + CHUNK * sizeof(double) : NULL, count, is_float);
+  }
+  free(buf);
   return status;
 }
 
@@ -151,11 +160,8 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
     status = reduce_arrays(ctx, kind, is_float, n, x, y, acc);
     run->reduce_ms = cli_wall_ms() - t0;
   }
-  if (status == GQ_SUCCESS && check) {
-    status = host_copy(ctx, x, n, is_float, &run->h_x);
-    if (status == GQ_SUCCESS && y)
-      status = host_copy(ctx, y, n, is_float, &run->h_y);
-  }
+  if (status == GQ_SUCCESS && check)
+    status = feed_generated(ctx, x, y, n, is_float, &run->ref);
   gq_free(ctx, x);
   gq_free(ctx, y);
   return status;
@@ -175,7 +181,10 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
   run->format = formats[gq_reader_format(r[0])];
   run->dtype = gq_reader_dtype(r[0]) == GQ_DTYPE_F32 && (!r[1] || gq_reader_dtype(r[1]) == GQ_DTYPE_F32) ? "f32" : "f64";
   const double t0 = cli_wall_ms();
-  int status = kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
+  /* With --check the reference is fed each chunk as it is read: one pass,
+   * so standard input, a FIFO or a process substitution work too. */
+  int status = check ? gq_stream_checked(ctx, &run->ref, r[0], r[1], acc, &run->stream)
+               : kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
                : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
                                  : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
   run->reduce_ms = cli_wall_ms() - t0;
@@ -186,17 +195,6 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
   if (run->n == 0)
     return cli_error(EXIT_USAGE, "%s: is empty (no numbers to reduce)", run->names[0]);
-  if (check) { /* GSL's reference reads the data again, as f64 */
-    size_t n;
-    for (int i = 0; i < run->inputs; i++)
-      if (strcmp(run->names[i], "-") == 0)
-        return cli_error(EXIT_USAGE, "--check cannot read standard input a second time");
-    int read = gq_reader_read_all_f64(run->names[0], ropts, &run->h_x, &n, msg, sizeof msg);
-    if (read == GQ_SUCCESS && run->inputs == 2)
-      read = gq_reader_read_all_f64(run->names[1], ropts, &run->h_y, &n, msg, sizeof msg);
-    if (read != GQ_SUCCESS) /* out of memory is a failed run (3), not bad input */
-      return cli_error(cli_exit_status(read), "%s", msg);
-  }
   return EXIT_OK;
 }
 
@@ -205,6 +203,7 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
 {
   memset(run, 0, sizeof *run);
   memset(o, 0, sizeof *o);
+  run->t0 = t0;
   *ctx = NULL;
   cli_option opts[VEC_OPTION_COUNT];
   vec_cli_options(o, opts);
@@ -230,6 +229,7 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
   if (rc != EXIT_OK)
     return rc;
+  gq_data_ref_init(&run->ref, kind == VEC_DOT ? GQ_REF_DOT : kind == VEC_RMS ? GQ_REF_RMS : GQ_REF_STATS);
   if (kind == VEC_STATS)
     gq_stats_acc_init(&acc->stats);
   else if (kind == VEC_RMS)
@@ -250,20 +250,11 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   } else {
     rc = run_files(*ctx, kind, &ropts, o->check, run, acc);
   }
-  run->wall_ms = cli_wall_ms() - t0;
   if (rc != EXIT_OK) {
     gq_context_free(*ctx);
     *ctx = NULL;
-    vec_run_free(run);
   }
   return rc;
-}
-
-void vec_run_free(vec_run *run)
-{
-  free(run->h_x);
-  free(run->h_y);
-  run->h_x = run->h_y = NULL;
 }
 
 int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count)
@@ -298,7 +289,7 @@ void vec_print_footer(const vec_run *run, gq_context *ctx)
   if (!run->generated)
     printf("  stream       read %.4g ms, copy %.4g ms, reduce %.4g ms: bound by %s\n", run->stream.read_ms,
            run->stream.copy_ms, run->stream.compute_ms, run->stream.bound);
-  printf("  wall time    %.4g ms\n", run->wall_ms);
+  printf("  wall time    %.4g ms\n", cli_wall_ms() - run->t0);
 }
 
 void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
@@ -313,7 +304,7 @@ void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
     json_number(w, "compute_ms", run->stream.compute_ms);
     json_string(w, "bound", run->stream.bound);
   }
-  json_number(w, "wall_ms", run->wall_ms);
+  json_number(w, "wall_ms", cli_wall_ms() - run->t0);
 }
 
 int vec_agree(double value, double reference, double tol)
@@ -323,4 +314,13 @@ int vec_agree(double value, double reference, double tol)
   if (isinf(value) || isinf(reference))
     return value == reference;
   return fabs(value - reference) <= tol;
+}
+
+int vec_overflow_note(const char *names)
+{
+  if (!*names)
+    return 0;
+  fprintf(stderr, "gpuquad: note: overflow: %s exceed%s the double range (DBL_MAX) and %s printed as inf\n",
+          names, strchr(names, ',') ? "" : "s", strchr(names, ',') ? "are" : "is");
+  return 1;
 }

@@ -1,10 +1,12 @@
 /* vectors.h — what `gpuquad dot|rms|stats` share: the data options, loading
  * (streamed from files or generated on the device), the reduction, the
- * host copy for --check, and the NaN/Inf policy. */
+ * host reference for --check (fed in the same pass), and the NaN/Inf
+ * policy. */
 #ifndef GQ_CLI_VECTORS_H
 #define GQ_CLI_VECTORS_H
 
 #include "cli.h"
+#include "lib/data_reference.h" /* the --check reference (libgpuquad) */
 #include "lib/io/reader.h" /* the library's streaming reader (libgpuquad) */
 
 typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
@@ -37,9 +39,9 @@ typedef struct {
   const char *format;     /* "npy", "raw", "text", or "generated"         */
   uint64_t n;
   double reduce_ms;       /* wall time of the reduction (streaming: all)  */
-  double wall_ms;
+  double t0;              /* the command's start (the wall time's)        */
   gq_stream_info stream;  /* when streamed                                */
-  double *h_x, *h_y;      /* with --check: the data on the host, as f64   */
+  gq_data_ref ref;        /* with --check: the reference, fed each chunk  */
 } vec_run;
 
 /* The start every data command shares: parse argv[first..] (the options and
@@ -49,18 +51,24 @@ typedef struct {
  * filled. */
 int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
                 vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc);
-void vec_run_free(vec_run *run);
 
 /* After finishing under the policy: the note for propagate ("...present, and
  * propagate", on stderr even with --json), or the error for --nan=error.  Returns an exit status. */
 int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count);
 
-/* The common tail of the table and the JSON object. */
+/* The common tail of the table and the JSON object (the wall time is the
+ * whole run's, up to the call). */
 void vec_print_footer(const vec_run *run, gq_context *ctx);
 void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx);
 
-/* Compare under the check: NaN matches NaN, infinities must be equal,
- * finite values within tol.  Returns 1 when they agree. */
+/* Compare under the check: NaN matches NaN (a statistic undefined on both
+ * sides), infinities must be equal, finite values within tol.  Returns 1
+ * when they agree. */
 int vec_agree(double value, double reference, double tol);
+
+/* An infinite result from finite data (or under --nan=omit) is an overflow:
+ * the true value exceeds DBL_MAX.  Prints the note on stderr naming what
+ * overflowed (names: a comma-separated list) and returns 1 when any did. */
+int vec_overflow_note(const char *names);
 
 #endif

@@ -156,6 +156,9 @@ int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, voi
 int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
 /* Merge a chunk's result into acc (stats indices rebased past acc's). */
 void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduce_acc *chunk);
+/* 1 when a pass's result shows a NaN, an Inf, an overflow or squares near
+ * underflow: rerun it classifying (and scaling). */
+int gq_reduce_acc_needs_classify(gq_reduce_kind kind, const gq_reduce_acc *a);
 
 void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
 int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
@@ -174,6 +177,7 @@ typedef struct {
   uint64_t delivered; /* elements so far, per input                       */
   double bytes;       /* bytes read                                       */
   double read_ms;
+  struct gq_data_ref_ *observer; /* NULL, or fed every chunk (data_reference.h) */
 } gq_stream_src;
 /* Elements per chunk (per input) when streaming to a CUDA device: 64 MiB of
  * f64, large enough that a chunk's copy and kernel dwarf their launch costs. */

@@ -9,30 +9,52 @@
 
 #include "internal.h"
 
-/* A NULL accumulator is recorded (gq_last_error, the handler) and ignored. */
-#define GQ_ACC_REQUIRE(p)      \
-  if (!(p)) {                  \
-    gq_null_arg(__func__, #p); \
-    return;                    \
-  }
-void gq_sum_acc_init(gq_sum_acc *acc) { GQ_ACC_REQUIRE(acc) gq_sum_acc_zero(acc); }
-void gq_rms_acc_init(gq_rms_acc *acc) { GQ_ACC_REQUIRE(acc) gq_rms_acc_zero(acc); }
-void gq_stats_acc_init(gq_stats_acc *acc) { GQ_ACC_REQUIRE(acc) gq_stats_acc_zero(acc); }
-void gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other)
+/* The accumulator API takes the caller's structs: NULL is GQ_EINVAL, never a
+ * crash. */
+int gq_sum_acc_init(gq_sum_acc *acc)
 {
-  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other) gq_sum_acc_combine(acc, other);
+  if (!acc)
+    return gq_null_arg(__func__, "acc");
+  gq_sum_acc_zero(acc);
+  return GQ_SUCCESS;
 }
-void gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other)
+int gq_rms_acc_init(gq_rms_acc *acc)
 {
-  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other) gq_rms_acc_combine(acc, other);
+  if (!acc)
+    return gq_null_arg(__func__, "acc");
+  gq_rms_acc_zero(acc);
+  return GQ_SUCCESS;
+}
+int gq_stats_acc_init(gq_stats_acc *acc)
+{
+  if (!acc)
+    return gq_null_arg(__func__, "acc");
+  gq_stats_acc_zero(acc);
+  return GQ_SUCCESS;
+}
+int gq_sum_acc_merge(gq_sum_acc *acc, const gq_sum_acc *other)
+{
+  if (!acc || !other)
+    return gq_null_arg(__func__, acc ? "other" : "acc");
+  gq_sum_acc_combine(acc, other);
+  return GQ_SUCCESS;
+}
+int gq_rms_acc_merge(gq_rms_acc *acc, const gq_rms_acc *other)
+{
+  if (!acc || !other)
+    return gq_null_arg(__func__, acc ? "other" : "acc");
+  gq_rms_acc_combine(acc, other);
+  return GQ_SUCCESS;
 }
 
-void gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other)
+int gq_stats_acc_merge(gq_stats_acc *acc, const gq_stats_acc *other)
 {
-  GQ_ACC_REQUIRE(acc) GQ_ACC_REQUIRE(other)
+  if (!acc || !other)
+    return gq_null_arg(__func__, acc ? "other" : "acc");
   gq_stats_acc b = *other;
   gq_stats_acc_rebase(&b, gq_stats_acc_total(acc));
   gq_stats_acc_combine(acc, &b);
+  return GQ_SUCCESS;
 }
 
 void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduce_acc *chunk)
@@ -46,29 +68,36 @@ void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduc
     gq_rms_acc_combine(&acc->rms, &chunk->rms);
     break;
   case GQ_REDUCE_STATS:
-    gq_stats_acc_merge(&acc->stats, &chunk->stats);
+    gq_stats_acc_rebase(&chunk->stats, gq_stats_acc_total(&acc->stats));
+    gq_stats_acc_combine(&acc->stats, &chunk->stats);
     break;
   }
 }
 
-/* Did the fast pass meet a term that is not finite?  Every such term makes
- * one of these sums NaN or infinite (so does an overflow, which the
- * classifying pass then finds to be finite after all). */
-static int saw_nonfinite(gq_reduce_kind kind, const gq_reduce_acc *a)
+/* Must the pass be redone classifying?  When it met a term that is not
+ * finite or overflowed, one of the accumulator's sums is NaN or infinite;
+ * the classifying pass counts the non-finite terms and scales the finite
+ * ones.  It also scales up data so small (below 2^-399) that their squares
+ * underflow: the sd, the L2 norm and the rms of such data fit in a double. */
+int gq_reduce_acc_needs_classify(gq_reduce_kind kind, const gq_reduce_acc *a)
 {
+  const double tiny = 0x1p-399;
   switch (kind) {
   case GQ_REDUCE_RMS:
-    return !isfinite(a->rms.sq_diff + a->rms.sq_ref + a->rms.max_abs);
-  case GQ_REDUCE_STATS:
-    return !isfinite(a->stats.abs_sum);
+    return !gq_rms_acc_finite(&a->rms) || (a->rms.max_abs > 0.0 && a->rms.max_abs < tiny) ||
+           (a->rms.n > 0 && a->rms.sq_ref + a->rms.sq_ref_err < tiny * tiny);
+  case GQ_REDUCE_STATS: {
+    const double linf = fmax(fabs(a->stats.min), fabs(a->stats.max));
+    return !gq_stats_acc_finite(&a->stats) || (a->stats.n > 0 && linf > 0.0 && linf < tiny);
+  }
   default:
-    return !isfinite(a->sum.abs_sum);
+    return !gq_sum_acc_finite(&a->sum);
   }
 }
 
 int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc *out, double *ms)
 {
-  if (!ctx || !out || (p->n > 0 && (!p->x || ((p->kind == GQ_REDUCE_DOT || p->kind == GQ_REDUCE_RMS) && !p->y))))
+  if (!ctx || !p || !out || (p->n > 0 && (!p->x || ((p->kind == GQ_REDUCE_DOT || p->kind == GQ_REDUCE_RMS) && !p->y))))
     return gq_fail(GQ_EINVAL, "data reduction: NULL argument");
   const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
   if (gq_check_span("data reduction", "x", p->x, p->n, esize) != GQ_SUCCESS ||
@@ -81,7 +110,7 @@ int gq_array_reduce_run(gq_context *ctx, const gq_array_reduce *p, gq_reduce_acc
   double t = 0.0, t2 = 0.0;
   int status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, ms ? &t : NULL)
                                                : gq_cpu_array_reduce(&q, out, &t);
-  if (status == GQ_SUCCESS && saw_nonfinite(q.kind, out)) {
+  if (status == GQ_SUCCESS && gq_reduce_acc_needs_classify(q.kind, out)) {
     q.classify = 1;
     status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_array_reduce(ctx->cuda, &q, out, ms ? &t2 : NULL)
                                              : gq_cpu_array_reduce(&q, out, &t2);
@@ -145,6 +174,11 @@ int gq_stats_accumulate_f(gq_context *ctx, gq_stats_acc *acc, size_t n, const fl
 #undef GQ_ACC_ARG
 
 /* ---- policies ----------------------------------------------------------- */
+static int bad_policy(gq_nan_policy policy)
+{
+  return policy != GQ_NAN_PROPAGATE && policy != GQ_NAN_OMIT && policy != GQ_NAN_ERROR;
+}
+
 static int policy_error(gq_nan_policy policy, uint64_t nan_count, uint64_t inf_count, const char *what)
 {
   if (policy != GQ_NAN_ERROR || nan_count + inf_count == 0)
@@ -165,8 +199,10 @@ int gq_sum_finish(const gq_sum_acc *acc, gq_nan_policy policy, double *result)
 {
   if (!acc || !result)
     return gq_fail(GQ_EINVAL, "gq_sum_finish: NULL argument");
+  if (bad_policy(policy))
+    return gq_fail(GQ_EINVAL, "gq_sum_finish: no NaN policy %d", (int)policy);
   const uint64_t bad = acc->nan_count + acc->posinf_count + acc->neginf_count;
-  *result = acc->sum + acc->sum_err;
+  *result = gq_sum_acc_value(acc);
   if (bad > 0 && policy != GQ_NAN_OMIT)
     *result = propagated(acc->nan_count, acc->posinf_count, acc->neginf_count);
   return policy_error(policy, acc->nan_count, acc->posinf_count + acc->neginf_count, "terms");
@@ -176,11 +212,14 @@ int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r)
 {
   if (!acc || !r)
     return gq_fail(GQ_EINVAL, "gq_rms_finish: NULL argument");
+  if (bad_policy(policy))
+    return gq_fail(GQ_EINVAL, "gq_rms_finish: no NaN policy %d", (int)policy);
   const double ss = acc->sq_diff + acc->sq_diff_err;
   r->n = acc->n;
   r->nan_count = acc->nan_count;
   r->inf_count = acc->inf_count;
   gq_rms_values(ss, acc->sq_ref + acc->sq_ref_err, acc->n, &r->rms, &r->relative);
+  r->rms = ldexp(r->rms, gq_scale_exp_(acc->scale)); /* the ratio needs no scale */
   r->max_abs = acc->max_abs;
   if (policy != GQ_NAN_OMIT && acc->nan_count + acc->inf_count > 0) {
     const double v = acc->nan_count > 0 ? NAN : INFINITY;
@@ -190,30 +229,59 @@ int gq_rms_finish(const gq_rms_acc *acc, gq_nan_policy policy, gq_rms_result *r)
   return policy_error(policy, acc->nan_count, acc->inf_count, "pairs");
 }
 
+/* Every statistic from the double-double moments (reduce_acc.h), divided
+ * once and rounded once, then scaled by 2^scale (4^scale for variances):
+ * the mean and the variances are within an ulp of exact, and a value beyond
+ * DBL_MAX (a sum, a variance) is +-Inf while the others (the mean, the sd)
+ * are still given. */
+static void stats_moments(const gq_stats_acc *a, gq_stats_result *s)
+{
+  const int e = gq_scale_exp_(a->scale);
+  const double n = (double)a->n;
+  const gq_csum s1 = gq_dd_make(a->s1, a->s1_err), s2 = gq_dd_make(a->s2, a->s2_err);
+  const gq_csum k = gq_dd_make(a->shift, 0.0);
+  const gq_csum mean = gq_dd_add(k, gq_dd_div(s1, n));
+  const gq_csum sum = gq_dd_add(gq_dd_mul(gq_dd_make(n, 0.0), k), s1);
+  gq_csum m2 = gq_dd_add(s2, gq_dd_neg(gq_dd_div(gq_dd_mul(s1, s1), n)));
+  if (m2.s < 0.0) /* rounding of the last bits: M2 is never negative */
+    m2 = gq_dd_make(0.0, 0.0);
+  const double mean_scaled = mean.s + mean.c, m2_scaled = m2.s + m2.c;
+  s->sum = ldexp(sum.s + sum.c, e);
+  s->mean = ldexp(mean_scaled, e);
+  const gq_csum vp = gq_dd_div(m2, n);
+  s->var_population = ldexp(vp.s + vp.c, 2 * e);
+  s->sd_population = ldexp(sqrt(vp.s + vp.c), e);
+  if (a->n > 1) {
+    const gq_csum vs = gq_dd_div(m2, n - 1.0);
+    s->var_sample = ldexp(vs.s + vs.c, 2 * e);
+    s->sd_sample = ldexp(sqrt(vs.s + vs.c), e);
+  } else {
+    s->var_sample = s->sd_sample = NAN; /* undefined for one value */
+  }
+  s->l1 = ldexp(a->abs_sum + a->abs_err, e);
+  s->l2 = ldexp(sqrt(m2_scaled + n * mean_scaled * mean_scaled), e); /* sum x^2, both terms >= 0 */
+}
+
 int gq_stats_finish(const gq_stats_acc *a, gq_nan_policy policy, gq_stats_result *s)
 {
   if (!a || !s)
     return gq_fail(GQ_EINVAL, "gq_stats_finish: NULL argument");
-  const double n = (double)a->n;
+  if (bad_policy(policy))
+    return gq_fail(GQ_EINVAL, "gq_stats_finish: no NaN policy %d", (int)policy);
   s->total = gq_stats_acc_total(a);
   s->n = a->n;
   s->nan_count = a->nan_count;
   s->inf_count = a->posinf_count + a->neginf_count;
-  s->sum = a->sum + a->sum_err;
-  /* The compensated sum over n is the mean to within an ulp; Chan's mean
-   * (shift + offset, used for merging M2) can be a few ulp off. */
-  s->mean = a->n > 0 ? s->sum / n : NAN;
-  s->var_population = a->n > 0 ? a->m2 / n : NAN;
-  s->var_sample = a->n > 1 ? a->m2 / (n - 1.0) : NAN;
-  s->sd_population = sqrt(s->var_population);
-  s->sd_sample = sqrt(s->var_sample);
+  if (a->n > 0) {
+    stats_moments(a, s);
+  } else {
+    s->sum = s->l1 = s->l2 = 0.0;
+    s->mean = s->var_population = s->var_sample = s->sd_population = s->sd_sample = NAN;
+  }
   s->min = a->n > 0 ? a->min : NAN;
   s->max = a->n > 0 ? a->max : NAN;
   s->argmin = a->n > 0 ? a->argmin : GQ_NO_INDEX;
   s->argmax = a->n > 0 ? a->argmax : GQ_NO_INDEX;
-  s->l1 = a->abs_sum;
-  const double mean = a->shift + a->offset;
-  s->l2 = sqrt(a->m2 + n * mean * mean); /* sum x^2, both terms >= 0 */
   s->linf = a->n > 0 ? fmax(fabs(a->min), fabs(a->max)) : 0.0;
   if (policy != GQ_NAN_OMIT && s->nan_count + s->inf_count > 0) {
     s->n = s->total;
@@ -263,8 +331,13 @@ static int finished_on_device(gq_context *ctx, gq_reduce_kind kind, int is_float
   if (*status != GQ_SUCCESS)
     return 1;
   if (kind == GQ_REDUCE_RMS) {
+    /* the lite rms does not scale: overflow, or squares near underflow
+     * (differences, or ||a|| = rms sqrt(n) / relative, below 2^-399), go to
+     * the full accumulator */
     const gq_rms_result *r = out;
-    if (!isfinite(r->rms) || !isfinite(r->max_abs))
+    const double tiny = 0x1p-399;
+    if (!isfinite(r->rms) || !isfinite(r->max_abs) || isnan(r->relative) || (r->max_abs > 0.0 && r->max_abs < tiny) ||
+        (r->relative > 0.0 && r->rms * sqrt((double)n) / r->relative < tiny))
       return 0;
   } else if (!isfinite(*(const double *)out)) {
     return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "data_reference.h"
 #include "io/reader.h"
 
 enum { CPU_CHUNK = 1 << 20 }; /* elements per chunk on the CPU backend */
@@ -88,6 +89,8 @@ int gq_stream_src_next(gq_stream_src *s, void *xbuf, void *ybuf, size_t cap, siz
   }
   s->delivered += gx;
   *got = gx;
+  if (s->observer && gx > 0) /* the check's reference sees each chunk once, as read */
+    gq_data_ref_feed(s->observer, xbuf, s->y ? ybuf : NULL, gx, s->want_float);
   return GQ_SUCCESS;
 }
 
@@ -124,7 +127,7 @@ static int cpu_stream(gq_context *ctx, gq_reduce_kind kind, gq_stream_src *src, 
 }
 
 static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader *y, gq_reduce_acc *acc,
-                  gq_stream_info *info)
+                  gq_stream_info *info, gq_data_ref *observer)
 {
   gq_stream_info local;
   if (!info)
@@ -135,6 +138,7 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   const double t0 = gq_wall_ms();
   gq_stream_src src;
   int status = gq_stream_src_init(&src, x, y, ctx->backend == GQ_BACKEND_CUDA ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK);
+  src.observer = observer;
   if (status == GQ_SUCCESS) {
     if (ctx->backend == GQ_BACKEND_CUDA)
       status = gq_cuda_stream(ctx->cuda, kind, &src, acc, info);
@@ -156,18 +160,27 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
 #define GQ_ACC_ARG ((gq_reduce_acc *)(void *)(acc)) /* each type is a member at offset 0 */
 int gq_sum_stream(gq_context *ctx, gq_reader *x, gq_sum_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_SUM, x, NULL, GQ_ACC_ARG, info);
+  return stream(ctx, GQ_REDUCE_SUM, x, NULL, GQ_ACC_ARG, info, NULL);
 }
 int gq_dot_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_sum_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_DOT, x, y, GQ_ACC_ARG, info);
+  return stream(ctx, GQ_REDUCE_DOT, x, y, GQ_ACC_ARG, info, NULL);
 }
 int gq_rms_stream(gq_context *ctx, gq_reader *a, gq_reader *b, gq_rms_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_RMS, a, b, GQ_ACC_ARG, info);
+  return stream(ctx, GQ_REDUCE_RMS, a, b, GQ_ACC_ARG, info, NULL);
 }
 int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_STATS, x, NULL, GQ_ACC_ARG, info);
+  return stream(ctx, GQ_REDUCE_STATS, x, NULL, GQ_ACC_ARG, info, NULL);
 }
 #undef GQ_ACC_ARG
+
+int gq_stream_checked(gq_context *ctx, gq_data_ref *ref, gq_reader *x, gq_reader *y, void *acc,
+                      gq_stream_info *info)
+{
+  if (!ref)
+    return gq_fail(GQ_EINVAL, "checked stream: NULL reference");
+  static const gq_reduce_kind kinds[] = {GQ_REDUCE_DOT, GQ_REDUCE_RMS, GQ_REDUCE_STATS};
+  return stream(ctx, kinds[ref->kind], x, y, acc, info, ref);
+}

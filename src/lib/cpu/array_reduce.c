@@ -8,11 +8,15 @@
  * buffer first), and LANES independent accumulators take the elements of a
  * block round robin, written out so that `omp simd` vectorises them: TwoSum
  * per element for the sums, TwoProd (fma) for the products' rounding error,
- * shifted moments (reduce_acc.h) for the statistics.  Lanes, then threads,
- * are merged with reduce_acc.h's formulas, the same the GPU uses.
+ * shifted double-double moments (reduce_acc.h) for the statistics.  Lanes,
+ * then threads, are merged with reduce_acc.h's formulas, the same the GPU
+ * uses; the moments' merges are exact, so the statistics do not depend on
+ * the thread count.
  *
- * The classifying pass (a NaN or Inf was seen) is a plain scalar loop: it
- * runs only on such inputs and must count and skip every non-finite term.
+ * The classifying pass (a NaN, an Inf or an overflow was seen) is a plain
+ * scalar loop through reduce_acc.h's scaled adds: it runs only on such
+ * inputs, counts and skips every non-finite term and scales the finite ones
+ * where a sum or a square would overflow.
  */
 #include "config.h"
 
@@ -37,7 +41,7 @@ typedef struct {
 } sum_lanes;
 
 typedef struct {
-  double shift[LANES], s1[LANES], s1_c[LANES], s2[LANES], s[LANES], c[LANES], abs[LANES];
+  double shift[LANES], s1[LANES], s1_c[LANES], s2[LANES], s2_c[LANES], abs[LANES], abs_c[LANES];
   double min[LANES], max[LANES];
   uint64_t n[LANES], imin[LANES], imax[LANES];
 } stats_lanes;
@@ -101,6 +105,8 @@ GQ_CLONES static void rms_block(sum_lanes *restrict L, const double *restrict a,
   }
 }
 
+/* Per element: x - K exactly (TwoSum), its square with the square's error,
+ * both into compensated sums (reduce_acc.h, gq_stats_acc_add). */
 GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restrict x, int count,
                                   uint64_t index)
 {
@@ -108,16 +114,19 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
   for (; k + LANES <= count; k += LANES) {
 #pragma omp simd
     for (int l = 0; l < LANES; l++) {
-      const double v = x[k + l], d = v - L->shift[l];
+      const double v = x[k + l], nk = -L->shift[l];
       const uint64_t i = index + (uint64_t)(k + l);
-      const double t = L->s1[l] + d, tb = t - L->s1[l], ta = t - tb;
-      L->s1_c[l] += (L->s1[l] - ta) + (d - tb);
+      const double dh = v + nk, db = dh - v, da = dh - db, dl = (v - da) + (nk - db);
+      const double t = L->s1[l] + dh, tb = t - L->s1[l], ta = t - tb;
+      L->s1_c[l] += ((L->s1[l] - ta) + (dh - tb)) + dl;
       L->s1[l] = t;
-      L->s2[l] += d * d;
-      const double s = L->s[l] + v, bp = s - L->s[l], ap = s - bp;
-      L->c[l] += (L->s[l] - ap) + (v - bp);
-      L->s[l] = s;
-      L->abs[l] += fabs(v);
+      const double p = dh * dh, pe = fma(2.0 * dh, dl, fma(dh, dh, -p));
+      const double q = L->s2[l] + p, qb = q - L->s2[l], qa = q - qb;
+      L->s2_c[l] += ((L->s2[l] - qa) + (p - qb)) + pe;
+      L->s2[l] = q;
+      const double av = fabs(v), r = L->abs[l] + av, rb = r - L->abs[l], ra = r - rb;
+      L->abs_c[l] += (L->abs[l] - ra) + (av - rb);
+      L->abs[l] = r;
       if (v < L->min[l]) {
         L->min[l] = v;
         L->imin[l] = i;
@@ -129,28 +138,35 @@ GQ_CLONES static void stats_block(stats_lanes *restrict L, const double *restric
       L->n[l]++;
     }
   }
-  for (; k < count; k++) {
+  for (; k < count; k++) { /* the same, one element at a time */
     const int l = k % LANES;
-    const double v = x[k], d = v - L->shift[l];
-    gq_csum acc = {L->s[l], L->c[l]};
-    gq_csum_add(&acc, v);
-    L->s[l] = acc.s;
-    L->c[l] = acc.c;
-    gq_csum s1 = {L->s1[l], L->s1_c[l]};
-    gq_csum_add(&s1, d);
-    L->s1[l] = s1.s;
-    L->s1_c[l] = s1.c;
-    L->s2[l] += d * d;
-    L->abs[l] += fabs(v);
-    if (v < L->min[l]) {
-      L->min[l] = v;
-      L->imin[l] = index + (uint64_t)k;
-    }
-    if (v > L->max[l]) {
-      L->max[l] = v;
-      L->imax[l] = index + (uint64_t)k;
-    }
-    L->n[l]++;
+    gq_stats_acc a;
+    gq_stats_acc_zero(&a);
+    a.n = L->n[l];
+    a.shift = L->shift[l];
+    a.s1 = L->s1[l];
+    a.s1_err = L->s1_c[l];
+    a.s2 = L->s2[l];
+    a.s2_err = L->s2_c[l];
+    a.abs_sum = L->abs[l];
+    a.abs_err = L->abs_c[l];
+    a.min = L->min[l];
+    a.max = L->max[l];
+    a.argmin = L->imin[l];
+    a.argmax = L->imax[l];
+    gq_stats_acc_add(&a, x[k], index + (uint64_t)k);
+    L->n[l] = a.n;
+    L->shift[l] = a.shift;
+    L->s1[l] = a.s1;
+    L->s1_c[l] = a.s1_err;
+    L->s2[l] = a.s2;
+    L->s2_c[l] = a.s2_err;
+    L->abs[l] = a.abs_sum;
+    L->abs_c[l] = a.abs_err;
+    L->min[l] = a.min;
+    L->max[l] = a.max;
+    L->imin[l] = a.argmin;
+    L->imax[l] = a.argmax;
   }
 }
 
@@ -172,87 +188,41 @@ static void classify_range(const gq_array_reduce *p, size_t lo, size_t hi, gq_re
   if (p->kind == GQ_REDUCE_STATS) {
     gq_stats_acc *s = &out->stats;
     gq_stats_acc_zero(s);
-    double shift = 0.0, s2 = 0.0;
-    gq_csum sum = gq_csum_zero(), s1 = gq_csum_zero();
-    uint64_t n = 0;
     for (size_t i = lo; i < hi; i++) {
       const double v = load(p, p->x, i);
-      if (isnan(v)) {
-        s->first_nan = gq_index_min_(s->first_nan, i);
-        s->nan_count++;
-      } else if (isinf(v)) {
-        if (v > 0) {
-          s->first_posinf = gq_index_min_(s->first_posinf, i);
-          s->posinf_count++;
-        } else {
-          s->first_neginf = gq_index_min_(s->first_neginf, i);
-          s->neginf_count++;
-        }
-      } else {
-        if (n == 0)
-          shift = v;
-        n++;
-        gq_csum_add(&s1, v - shift);
-        s2 += (v - shift) * (v - shift);
-        gq_csum_add(&sum, v);
-        s->abs_sum += fabs(v);
-        if (v < s->min) {
-          s->min = v;
-          s->argmin = i;
-        }
-        if (v > s->max) {
-          s->max = v;
-          s->argmax = i;
-        }
-      }
+      if (isfinite(v))
+        gq_stats_acc_add_scaled(s, v, i);
+      else
+        gq_stats_acc_add_nonfinite(s, v, i);
     }
-    gq_stats_acc_set_moments(s, n, shift, s1, s2);
-    s->sum = sum.s;
-    s->sum_err = sum.c;
   } else if (p->kind == GQ_REDUCE_RMS) {
     gq_rms_acc *r = &out->rms;
     gq_rms_acc_zero(r);
-    gq_csum ss = gq_csum_zero();
     for (size_t i = lo; i < hi; i++) {
-      const double a = load(p, p->x, i), d = a - load(p, p->y, i);
+      const double a = load(p, p->x, i), b = load(p, p->y, i), d = a - b;
       if (isnan(d) || isnan(a))
         r->nan_count++;
-      else if (isinf(d) || isinf(a))
+      else if (!isfinite(a) || !isfinite(b))
         r->inf_count++;
-      else {
-        r->n++;
-        gq_csum_add(&ss, d * d);
-        ss.c += fma(d, d, -(d * d));
-        gq_csum ref = {r->sq_ref, r->sq_ref_err};
-        gq_csum_add(&ref, a * a);
-        r->sq_ref = ref.s;
-        r->sq_ref_err = ref.c + fma(a, a, -(a * a));
-        r->max_abs = fmax(r->max_abs, fabs(d));
-      }
+      else /* a - b may overflow: scaled */
+        gq_rms_acc_add_scaled(r, a, b);
     }
-    r->sq_diff = ss.s;
-    r->sq_diff_err = ss.c;
   } else {
     gq_sum_acc *s = &out->sum;
     gq_sum_acc_zero(s);
-    gq_csum sum = gq_csum_zero();
     for (size_t i = lo; i < hi; i++) {
       const double a = load(p, p->x, i);
       const double b = p->kind == GQ_REDUCE_DOT ? load(p, p->y, i) : 1.0;
       const double t = a * b;
       if (isnan(t))
         s->nan_count++;
-      else if (isinf(t))
+      else if (!isfinite(a) || !isfinite(b))
         *(t > 0 ? &s->posinf_count : &s->neginf_count) += 1;
-      else {
-        s->n++;
-        gq_csum_add(&sum, t);
-        sum.c += fma(a, b, -t);
-        s->abs_sum += fabs(t);
-      }
+      else if (p->kind == GQ_REDUCE_DOT) /* a * b may overflow: scaled */
+        gq_sum_acc_add_product_scaled(s, a, b);
+      else
+        gq_sum_acc_add_scaled(s, a, 0.0, 0);
     }
-    s->sum = sum.s;
-    s->sum_err = sum.c;
   }
 }
 
@@ -265,11 +235,14 @@ static void lanes_to_acc(const gq_array_reduce *p, const sum_lanes *L, const sta
     if (p->kind == GQ_REDUCE_STATS) {
       gq_stats_acc *s = &lane.stats;
       gq_stats_acc_zero(s);
-      const gq_csum s1 = {S->s1[l], S->s1_c[l]};
-      gq_stats_acc_set_moments(s, S->n[l], S->shift[l], s1, S->s2[l]);
-      s->sum = S->s[l];
-      s->sum_err = S->c[l];
+      s->n = S->n[l];
+      s->shift = S->shift[l];
+      s->s1 = S->s1[l];
+      s->s1_err = S->s1_c[l];
+      s->s2 = S->s2[l];
+      s->s2_err = S->s2_c[l];
       s->abs_sum = S->abs[l];
+      s->abs_err = S->abs_c[l];
       s->min = S->min[l];
       s->max = S->max[l];
       s->argmin = S->n[l] ? S->imin[l] : GQ_NO_INDEX;
@@ -302,6 +275,7 @@ static void fast_range(const gq_array_reduce *p, size_t lo, size_t hi, gq_reduce
   memset(&L, 0, sizeof L);
   memset(&S, 0, sizeof S);
   for (int l = 0; l < LANES; l++) {
+    S.imin[l] = S.imax[l] = GQ_NO_INDEX;
     S.min[l] = INFINITY;
     S.max[l] = -INFINITY;
     S.shift[l] = lo + (size_t)l < hi ? load(p, p->x, lo + (size_t)l) : 0.0;
