@@ -60,7 +60,10 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
     if (!(g = copy_with_room(e, 0)))
       return GQ_ENOMEM;
     g->root = root->kid[0];
-  } else if (root->op == GQ_OP_DIV && is_power_of_two(l)) { /* c / h -> c * (1 / h) */
+  } else if (root->op == GQ_OP_DIV && is_power_of_two(l) && fabs(l->cval) > 1.0) {
+    /* c / h -> c * (1 / h).  Only for |c| > 1: where 1/h overflows, c/h
+     * then overflows too, but with c < 1 it may not (2^-1074/x at the
+     * smallest x is 1, and 2^-1074 * (1/x) would be inf). */
     c = l->cval;
     if (!(g = copy_with_room(e, 2)))
       return GQ_ENOMEM;
