@@ -99,11 +99,13 @@ void gq_expr_free(gq_expr *e);
  * arrays passed to the evaluators need at least this many entries. */
 int gq_expr_dims_used(const gq_expr *e);
 
-/* Scalar evaluation at one point, vars[0..dims_used-1]. */
+/* Scalar evaluation at one point, vars[0..dims_used-1].  The evaluators
+ * never crash on a NULL argument: the value is NaN (the block evaluators
+ * fill out with NaN where out is given). */
 double gq_expr_eval(const gq_expr *e, const double *vars);
 
 /* Adapter with the gsl_function signature: params is a const gq_expr *;
- * evaluates at the single variable x. */
+ * evaluates at the single variable x (NaN if it reads more variables). */
 double gq_expr_eval_gsl(double x, void *params);
 
 /* Block evaluation: out[k] = f(vars[0][k], vars[1][k], ...), k < count.
@@ -148,6 +150,10 @@ void gq_expr_error_caret(const char *line, const gq_expr_error *err,
  * power of two.  Otherwise *scale = 1 and *g = NULL.  Free *g with
  * gq_expr_free. */
 int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **g);
+
+/* A new expression for c * e (c finite), in which c * e(x) is computed as
+ * one multiplication.  Free *out with gq_expr_free. */
+int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out);
 
 #ifdef __cplusplus
 }

@@ -614,10 +614,10 @@ static int fail_param(parser *p, size_t index, size_t col, const char *fmt,
 static int parse_params(parser *p, const gq_expr_params *params)
 {
   if (!params || params->count == 0) return GQ_SUCCESS;
-  if (!params->defs || params->count > GQ_EXPR_MAX_PARAMS) {
-    return fail_param(p, 0, 0, "too many parameters (limit %d)",
-                      GQ_EXPR_MAX_PARAMS);
-  }
+  if (!params->defs)
+    return fail_param(p, 0, 0, "%zu parameters but no definitions (NULL)", params->count);
+  if (params->count > GQ_EXPR_MAX_PARAMS)
+    return fail_param(p, 0, 0, "too many parameters (limit %d)", GQ_EXPR_MAX_PARAMS);
   p->params = calloc(params->count, sizeof *p->params);
   if (!p->params) {
     fail_nomem(p);

@@ -90,3 +90,40 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
   *out = g;
   return GQ_SUCCESS;
 }
+
+int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out)
+{
+  if (!out)
+    return GQ_EINVAL;
+  *out = NULL;
+  if (!e || !isfinite(c))
+    return GQ_EINVAL;
+  gq_expr *g = copy_with_room(e, 2);
+  if (!g)
+    return GQ_ENOMEM;
+  const gq_node *root = &e->nodes[e->root];
+  gq_node factor = {0}, product = {0};
+  factor.op = GQ_OP_NUM;
+  factor.numkind = GQ_NUM_LITERAL;
+  factor.is_const = 1;
+  factor.cval = c;
+  factor.kid[0] = factor.kid[1] = factor.kid[2] = -1;
+  factor.depth = 1;
+  product.op = GQ_OP_MUL;
+  product.kid[0] = g->nnodes;
+  product.kid[1] = e->root;
+  product.kid[2] = -1;
+  product.depth = root->depth + 1;
+  product.is_const = root->is_const;
+  product.cval = c * root->cval;
+  g->nodes[g->nnodes++] = factor;
+  g->nodes[g->nnodes++] = product;
+  g->root = g->nnodes - 1;
+  const int status = gq_expr_compile(g);
+  if (status != GQ_SUCCESS) {
+    gq_expr_free(g);
+    return status;
+  }
+  *out = g;
+  return GQ_SUCCESS;
+}
