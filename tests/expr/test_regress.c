@@ -241,8 +241,69 @@ static void fuzz_findings(void)
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) differential(t[i]);
 }
 
+/* No public function of the expression library crashes on NULL. */
+static void null_arguments(void)
+{
+  gq_expr *e = NULL, *g = (gq_expr *)1;
+  gq_expr_error err;
+  char *s = (char *)1, buf[64] = "x";
+  double out[3] = {0, 0, 0}, scratch[4 * GQ_EXPR_TILE], scale = 0;
+  float outf[3] = {0, 0, 0};
+  const double x = 0.5;
+  static const char *const with_null[] = {"k=1", NULL};
+  gq_expr_params no_defs = {NULL, 2}, null_def = {with_null, 2};
+
+  tap_ok(gq_expr_parse("k*x", &no_defs, 1, &e, &err) == GQ_EINVAL && !e &&
+             err.where == GQ_EXPR_IN_PARAM && strstr(err.message, "no definitions"),
+         "parse: parameters with a NULL array are GQ_EINVAL: %s", err.message);
+  tap_ok(gq_expr_parse("k*x", &null_def, 1, &e, &err) == GQ_EINVAL && !e && err.param_index == 1,
+         "parse: a NULL parameter definition is GQ_EINVAL: %s", err.message);
+  tap_ok(gq_expr_parse(NULL, NULL, 1, &e, &err) == GQ_EINVAL && gq_expr_parse("x", NULL, 1, NULL, NULL) == GQ_EINVAL,
+         "parse: NULL text or out is GQ_EINVAL");
+  tap_ok(isnan(gq_expr_eval(NULL, &x)) && isnan(gq_expr_eval_gsl(0.5, NULL)) && gq_expr_dims_used(NULL) == 0 &&
+             gq_expr_block_scratch(NULL) == 0,
+         "eval, eval_gsl, dims_used and block_scratch of NULL: NaN, NaN, 0, 0");
+  gq_expr_free(NULL);
+  gq_expr_eval_block(NULL, 3, NULL, out, scratch);
+  gq_expr_eval_block_f(NULL, 3, NULL, outf, NULL);
+  if (!tap_ok(gq_expr_parse("x*y", NULL, 2, &e, &err) == GQ_SUCCESS, "parse x*y")) return;
+  tap_ok(isnan(gq_expr_eval(e, NULL)), "eval with NULL variables is NaN");
+  tap_ok(isnan(gq_expr_eval_gsl(0.5, e)), "eval_gsl of a two-variable expression is NaN, not a read past x");
+  gq_expr_eval_block(e, 3, NULL, out, scratch);
+  gq_expr_eval_block_f(e, 3, NULL, outf, (float *)scratch);
+  tap_ok(isnan(out[0]) && isnan(out[2]) && isnan(outf[1]), "block evaluation with NULL variables gives NaN");
+  const double *one_null[2] = {&x, NULL};
+  out[0] = 0;
+  gq_expr_eval_block(e, 1, one_null, out, scratch);
+  tap_ok(isnan(out[0]), "block evaluation with a NULL variable array gives NaN");
+  out[0] = 0;
+  const double *both[2] = {&x, &x};
+  gq_expr_eval_block(e, 1, both, out, NULL);
+  tap_ok(isnan(out[0]), "block evaluation with NULL scratch gives NaN");
+  gq_expr_eval_block(e, 1, both, NULL, scratch);
+  tap_ok(gq_expr_to_string(NULL, &s) == GQ_EINVAL && s == NULL && gq_expr_to_string(e, NULL) == GQ_EINVAL,
+         "to_string: NULL is GQ_EINVAL");
+  s = (char *)1;
+  tap_ok(gq_expr_emit_cuda(NULL, "f", 0, &s) == GQ_EINVAL && s == NULL && gq_expr_emit_cuda(e, "f", 0, NULL) == GQ_EINVAL &&
+             gq_expr_emit_cuda(e, NULL, 1, &s) == GQ_EINVAL,
+         "emit_cuda: NULL is GQ_EINVAL");
+  tap_ok(gq_expr_split_scale(NULL, &scale, &g) == GQ_EINVAL && gq_expr_split_scale(e, NULL, &g) == GQ_EINVAL &&
+             gq_expr_split_scale(e, &scale, NULL) == GQ_EINVAL,
+         "split_scale: NULL is GQ_EINVAL");
+  g = (gq_expr *)1;
+  tap_ok(gq_expr_scaled_copy(NULL, 2, &g) == GQ_EINVAL && g == NULL && gq_expr_scaled_copy(e, 2, NULL) == GQ_EINVAL &&
+             gq_expr_scaled_copy(e, INFINITY, &g) == GQ_EINVAL,
+         "scaled_copy: NULL or a factor that is not finite is GQ_EINVAL");
+  gq_expr_error_caret(NULL, &err, buf, sizeof buf);
+  tap_ok(buf[0] == '\0', "error_caret of a NULL line is empty");
+  gq_expr_error_caret("x", NULL, buf, sizeof buf);
+  gq_expr_error_caret("x", &err, NULL, 10);
+  gq_expr_free(e);
+}
+
 int main(void)
 {
+  null_arguments();
   constant_operands();
   round_trip();
   parameter_values();
