@@ -30,10 +30,10 @@
  *               allows as many as it has dimensions: integrate allows only
  *               x; mc --dims=D allows x1 ... xD.
  *   Constants   pi, e.
- *   Parameters  --param name=value defines name as the number value; the
- *               value is fixed when the expression is parsed.  A parameter
- *               must not shadow a function, constant or variable name, may
- *               be defined only once, and must be used.
+ *   Parameters  --param name=value defines name as the value, a number or
+ *               pi or e with an optional sign, fixed when the expression is
+ *               parsed.  A parameter must not shadow a function, constant
+ *               or variable name, may be defined only once, and must be used.
  *   Functions   sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh
  *               exp exp2 expm1 log log2 log10 log1p sqrt cbrt abs floor
  *               ceil erf erfc tgamma lgamma      (one argument, as in C99)
@@ -47,7 +47,9 @@
  *               that do not depend on a variable are computed once.
  *
  *   Limits: 65536 characters, nesting depth 200 (parentheses, unary signs,
- *   exponents, function arguments), operator-tree depth 1000.
+ *   exponents, function arguments), operator-tree depth 1000.  The canonical
+ *   text that gpuquad prints (parameters written as numbers) is held to the
+ *   same limits, so that it always reads back as the same expression.
  * ------------------------------------------------------------------------
  */
 #ifndef GQ_EXPR_H
@@ -125,8 +127,11 @@ void gq_expr_eval_block_f(const gq_expr *e, size_t count,
                           const double *const *vars, float *out,
                           float *scratch);
 
-/* Canonical, fully parenthesised text of the expression, parameters
- * replaced by their values.  Parsing it again gives the same string, so it
+/* Canonical text of the expression: only the parentheses the grammar
+ * needs, no spaces, parameters replaced by their values, each number in the
+ * shortest form that reads back exactly ("x--2", "(-2)^x", "1e300").
+ * Parsing it again gives the same tree and the same string (gq_expr_parse
+ * refuses an expression whose canonical text would break its limits), so it
  * serves as a cache key.  Caller frees *out with free(). */
 int gq_expr_to_string(const gq_expr *e, char **out);
 
