@@ -9,7 +9,7 @@
  *           of the double range, in partial and whole tiles; the float
  *           block evaluator runs on them too;
  *   scale:  when a power of two c is split off, c * g(x) is e(x) to the bit
- *           wherever neither value is subnormal;
+ *           wherever neither value is subnormal, and g prints as itself;
  *   emit:   the CUDA emitter accepts it in both precisions.
  *
  * expr_diff_check returns 1 when the text does not parse or every check
@@ -118,6 +118,15 @@ static int expr_diff_scale(const gq_expr *e, char *why, size_t size)
   gq_expr *g = NULL;
   int good = 1;
   if (gq_expr_split_scale(e, &c, &g) != GQ_SUCCESS || !g) return 1;
+  char *text = NULL;
+  gq_expr *g2 = NULL;
+  /* g prints as what it computes */
+  if (gq_expr_to_string(g, &text) == GQ_SUCCESS &&
+      gq_expr_parse(text, NULL, EXPR_DIFF_DIMS, &g2, NULL) == GQ_SUCCESS &&
+      !expr_diff_same_tree(g, g->root, g2, g2->root))
+    good = expr_diff_fail(why, size, "split-off g prints as '%.80s', another tree", text);
+  free(text);
+  gq_expr_free(g2);
   for (int k = 0; k < EXPR_DIFF_POINTS && good; k++) {
     const double point[EXPR_DIFF_DIMS] = {expr_diff_point(0, k), expr_diff_point(1, k),
                                           expr_diff_point(2, k)};

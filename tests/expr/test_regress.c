@@ -229,6 +229,28 @@ static void parameter_values(void)
   }
 }
 
+/* The expression left when a power of two is split off prints as what it
+ * computes. */
+static void split_text(void)
+{
+  static const struct { const char *text, *g; double scale; } t[] = {
+    {"(0-2)/x", "1/x", -2}, {"-2/x", "1/x", -2}, {"2^3/(x+1)", "1/(x+1)", 8}, {"x*(1+1)", "x", 2},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    gq_expr *e = NULL, *g = NULL;
+    double scale = 0;
+    char *s = NULL;
+    int good = gq_expr_parse(t[i].text, NULL, 1, &e, NULL) == GQ_SUCCESS &&
+               gq_expr_split_scale(e, &scale, &g) == GQ_SUCCESS && g && scale == t[i].scale &&
+               gq_expr_to_string(g, &s) == GQ_SUCCESS && strcmp(s, t[i].g) == 0;
+    if (!tap_ok(good, "split_scale(%s) = %g * %s", t[i].text, t[i].scale, t[i].g))
+      diag("got %g * %s", scale, s ? s : "-");
+    free(s);
+    gq_expr_free(g);
+    gq_expr_free(e);
+  }
+}
+
 /* Inputs the differential fuzzer was seeded with or found. */
 static void fuzz_findings(void)
 {
@@ -308,5 +330,6 @@ int main(void)
   round_trip();
   parameter_values();
   fuzz_findings();
+  split_text();
   return tap_done();
 }

@@ -21,6 +21,21 @@ static int is_power_of_two(const gq_node *n)
   return frexp(fabs(n->cval), &exponent) == 0.5;
 }
 
+/* A constant leaf (whatever node the constant replaces: 1 in c/h may stand
+ * for -2, a folded operation with children). */
+static gq_node number_node(double v)
+{
+  gq_node n;
+  memset(&n, 0, sizeof n);
+  n.op = GQ_OP_NUM;
+  n.numkind = GQ_NUM_LITERAL;
+  n.is_const = 1;
+  n.cval = v;
+  n.kid[0] = n.kid[1] = n.kid[2] = -1;
+  n.depth = 1;
+  return n;
+}
+
 /* A copy of e with room for `extra` more nodes; the root is set by the caller. */
 static gq_expr *copy_with_room(const gq_expr *e, int extra)
 {
@@ -67,9 +82,7 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
     c = l->cval;
     if (!(g = copy_with_room(e, 2)))
       return GQ_ENOMEM;
-    gq_node one = *l, div = *root;
-    one.cval = 1.0;
-    one.numkind = GQ_NUM_LITERAL;
+    gq_node one = number_node(1.0), div = *root;
     div.kid[0] = g->nnodes;
     g->nodes[g->nnodes++] = one;
     g->nodes[g->nnodes++] = div;
@@ -102,13 +115,7 @@ int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out)
   if (!g)
     return GQ_ENOMEM;
   const gq_node *root = &e->nodes[e->root];
-  gq_node factor = {0}, product = {0};
-  factor.op = GQ_OP_NUM;
-  factor.numkind = GQ_NUM_LITERAL;
-  factor.is_const = 1;
-  factor.cval = c;
-  factor.kid[0] = factor.kid[1] = factor.kid[2] = -1;
-  factor.depth = 1;
+  gq_node factor = number_node(c), product = {0};
   product.op = GQ_OP_MUL;
   product.kid[0] = g->nnodes;
   product.kid[1] = e->root;
