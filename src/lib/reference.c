@@ -38,8 +38,10 @@ static int qags(double (*fn)(double, void *), const gq_integrand *f, double lo, 
   return GQ_SUCCESS;
 }
 
-static int reference(const gq_integrand *f, double a, double b, gq_reference *ref)
+int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref)
 {
+  if (!f || !ref)
+    return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
   if (!isfinite(a) || !isfinite(b))
     return gq_fail(GQ_EINVAL, "the limits must be finite numbers (a = %g, b = %g)", a, b);
   const double lo = fmin(a, b), hi = fmax(a, b), sign = a <= b ? 1.0 : -1.0;
@@ -62,30 +64,6 @@ static int reference(const gq_integrand *f, double a, double b, gq_reference *re
   if (!isfinite(ref->value))
     return gq_fail(GQ_EDOM, "the reference integral is not finite");
   return GQ_SUCCESS;
-}
-
-int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref)
-{
-  if (!f || !ref)
-    return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
-  int status = reference(f, a, b, ref);
-  if (status == GQ_EINVAL || (isfinite(ref->value) && isfinite(ref->abserr) && isfinite(ref->l1norm)))
-    return status;
-  /* GSL's 21-point sums overflow before the integral does (1e308 + x):
-   * integrate 2^-16 f and scale back (exact), which overflows only if the
-   * integral does. */
-  enum { HEADROOM = 16 };
-  gq_integrand *small = NULL;
-  if (gq_integrand_scaled(f, HEADROOM, &small) != GQ_SUCCESS)
-    return status;
-  status = reference(small, a, b, ref);
-  gq_integrand_free(small);
-  ref->value = ldexp(ref->value, HEADROOM);
-  ref->abserr = ldexp(ref->abserr, HEADROOM);
-  ref->l1norm = ldexp(ref->l1norm, HEADROOM);
-  if (status == GQ_SUCCESS && !isfinite(ref->value))
-    return gq_fail(GQ_EDOM, "the reference integral is not finite");
-  return status;
 }
 
 int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
