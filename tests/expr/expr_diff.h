@@ -3,7 +3,8 @@
  * every consumer of a parsed expression must agree with every other.
  *
  *   print:  the canonical text parses again (with no parameters) to the same
- *           tree, and prints to the same text;
+ *           tree, and prints to the same text; the length and nesting that
+ *           the printer measures for it are what the parser counts;
  *   block:  block evaluation equals scalar evaluation to the bit (NaN equals
  *           NaN) at points that include 0, -0, infinities, NaN and the ends
  *           of the double range, in partial and whole tiles; the float
@@ -140,6 +141,40 @@ static int expr_diff_scale(const gq_expr *e, char *why, size_t size)
   return good;
 }
 
+/* The nesting the printer counts is the parser's: the text in 200 - m
+ * parentheses parses and in 201 - m does not. */
+static int expr_diff_nesting(const gq_expr *e, const char *text, char *why, size_t size)
+{
+  size_t length;
+  int nesting, good = 1;
+  gq_expr_measure_text(e, &length, &nesting);
+  if (length != strlen(text))
+    return expr_diff_fail(why, size, "measured length %zu, printed %zu", length, strlen(text));
+  const int room = GQ_EXPR_MAX_NEST - nesting;
+  if (length + 2 * (size_t)room + 2 > GQ_EXPR_MAX_LEN) return 1;
+  char *wrapped = malloc(length + 2 * (size_t)room + 3);
+  if (!wrapped) return 1;
+  for (int extra = 0; extra < 2 && good; extra++) {
+    const int k = room + extra;
+    gq_expr *w = NULL;
+    gq_expr_error err;
+    memset(wrapped, '(', (size_t)k);
+    memcpy(wrapped + k, text, length);
+    memset(wrapped + k + length, ')', (size_t)k);
+    wrapped[length + 2 * (size_t)k] = '\0';
+    const int st = gq_expr_parse(wrapped, NULL, EXPR_DIFF_DIMS, &w, &err);
+    if (extra == 0 && st != GQ_SUCCESS && st != GQ_ENOMEM)
+      good = expr_diff_fail(why, size, "nesting %d measured, but %d parentheses more fail: %s", nesting, k,
+                            err.message);
+    else if (extra == 1 && (st == GQ_SUCCESS || !strstr(err.message, "nested too deeply")))
+      good = expr_diff_fail(why, size, "nesting %d measured, but %d parentheses more do not fail: %s",
+                            nesting, k, st == GQ_SUCCESS ? "parsed" : err.message);
+    gq_expr_free(w);
+  }
+  free(wrapped);
+  return good;
+}
+
 static int expr_diff_check_parsed(const gq_expr *e, char *why, size_t size)
 {
   char *s1 = NULL, *s2 = NULL, *src = NULL;
@@ -155,6 +190,7 @@ static int expr_diff_check_parsed(const gq_expr *e, char *why, size_t size)
   } else if (!expr_diff_same_tree(e, e->root, e2, e2->root)) {
     good = expr_diff_fail(why, size, "canonical text '%.80s' parses to another tree", s1);
   }
+  if (good) good = expr_diff_nesting(e, s1, why, size);
   if (good) good = expr_diff_values(e, why, size);
   if (good) good = expr_diff_scale(e, why, size);
   for (int fl = 0; fl < 2 && good; fl++) {
