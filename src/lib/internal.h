@@ -42,6 +42,19 @@ struct gq_integrand {
 /* f(x) in the given precision (the host side of every backend). */
 double gq_integrand_eval_in(const gq_integrand *f, int precision, double x);
 
+/* The integrand 2^-k f (k >= 1), exact barring underflow: where a sum of
+ * finite f(x_i) overflows, the sum of 2^-k f(x_i) does not once 2^k is at
+ * least twice the number of terms (gq_sum_headroom).  A built-in becomes
+ * the expression of its formula.  Free with gq_integrand_free. */
+int gq_integrand_scaled(const gq_integrand *f, int k, gq_integrand **out);
+static inline int gq_sum_headroom(uint64_t terms)
+{
+  int k = 1; /* 2^(k-1) >= terms */
+  while (k < 64 && ((uint64_t)1 << (k - 1)) < terms)
+    k++;
+  return k;
+}
+
 struct gq_cuda_state; /* kernels/: device, stream, events, scratch */
 
 struct gq_context {

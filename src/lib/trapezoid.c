@@ -54,20 +54,18 @@ static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision
     if (status != GQ_SUCCESS)
       return status;
   }
-  if (count == 0) /* every point finite: the sum itself overflowed */
-    return gq_fail(GQ_EDOM, "the sum overflows (f is finite at every point but its sum is %g)",
-                   out->result);
+  if (count == 0) /* every point finite: the integral itself overflows */
+    return gq_fail(GQ_EDOM, "the integral overflows a double (f is finite at every point but the "
+                   "rule gives %g)", out->result);
   out->nonfinite_count = count;
   out->nonfinite_x = fma((double)first, h, a);
   return gq_fail(GQ_EDOM, "f is not finite at %llu of the %llu interior points; the first is x = %.17g",
                  (unsigned long long)count, (unsigned long long)(n - 1), out->nonfinite_x);
 }
 
-int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
-                           uint64_t n, gq_precision precision, gq_trapezoid_result *out)
+static int trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n,
+                     gq_precision precision, gq_trapezoid_result *out)
 {
-  if (!ctx || !f || !out)
-    return gq_fail(GQ_EINVAL, "gq_integrate_trapezoid: NULL argument");
   memset(out, 0, sizeof *out);
   out->result = out->coarse = out->abserr = out->difference = NAN;
   out->n = n;
@@ -124,14 +122,14 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
     } else {
       const double fm = eval_in(f, precision, fma((double)(n - 1), h, a));
       gq_csum_add(&coarse, -0.5 * fm); /* x_{n-1} is in sums[0] with weight 1 */
-      out->coarse = 2.0 * h * gq_csum_value(coarse) + 0.5 * h * (fm + fb);
+      out->coarse = 2.0 * h * gq_csum_value(coarse) + h * (0.5 * fm + 0.5 * fb);
     }
     out->difference = fabs(out->result - out->coarse);
   } else {
     /* One interval: compare with the finer rule T(h/2); for p >= 1 the error of
      * T(h) is at most 2 |T(h) - T(h/2)|. */
     const double fmid = eval_in(f, precision, a + 0.5 * (b - a));
-    out->coarse = 0.5 * h * (0.5 * fa + fmid + 0.5 * fb);
+    out->coarse = h * (0.25 * fa + 0.5 * fmid + 0.25 * fb); /* halves first: no overflow */
     out->difference = 2.0 * fabs(out->result - out->coarse);
   }
   out->abserr = out->difference / 3.0;
@@ -140,4 +138,35 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
     return report_nonfinite(ctx, f, precision, a, b, h, n, fa, fb, out);
   gq_clear_error();
   return GQ_SUCCESS;
+}
+
+int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
+                           uint64_t n, gq_precision precision, gq_trapezoid_result *out)
+{
+  if (!ctx || !f || !out)
+    return gq_fail(GQ_EINVAL, "gq_integrate_trapezoid: NULL argument");
+  int status = trapezoid(ctx, f, a, b, n, precision, out);
+  if (status != GQ_EDOM || out->nonfinite_count != 0)
+    return status;
+  /* Every f(x_i) is finite but a sum of them overflowed (1e308 + x): the
+   * rule for 2^-k f, 2^k >= 2n so that no sum of n finite values overflows,
+   * times 2^k (exact), which overflows only if the integral does. */
+  const int k = gq_sum_headroom(n);
+  gq_integrand *small = NULL;
+  const gq_trapezoid_result first = *out;
+  if (gq_integrand_scaled(f, k, &small) != GQ_SUCCESS) {
+    *out = first;
+    return status;
+  }
+  status = trapezoid(ctx, small, a, b, n, precision, out);
+  gq_integrand_free(small);
+  out->result = ldexp(out->result, k);
+  out->coarse = ldexp(out->coarse, k);
+  out->difference = ldexp(out->difference, k);
+  out->abserr = ldexp(out->abserr, k);
+  out->kernel_ms += first.kernel_ms;
+  out->compile_ms += first.compile_ms;
+  if (status == GQ_SUCCESS && !isfinite(out->result))
+    return gq_fail(GQ_EDOM, "the integral overflows a double (f is finite at every point)");
+  return status;
 }

@@ -21,7 +21,7 @@ check() {
   fi
 }
 
-echo "1..5"
+echo "1..6"
 check 'exp(-x*x)*cos(3*x)' '4*sqrt(1-x^2)' '4/(1+x^2)' 'x^5 - 3*x^3 + 2*x - 1' \
       '1/(1+25*x^2)' 'sin(x)' 'exp(-x^2)'
 check 'sin(x)+cos(x)+tan(x)+asin(x)+acos(x)+atan(x)+sinh(x)+cosh(x)+tanh(x)' \
@@ -34,4 +34,8 @@ check 'if(x < k, x^-3, if(y >= w, y^0.5, z^64))' '(x<y)+(x<=y)+(x>y)+(x>=y)+(x==
 check '1/0' '-1/0' '0/0' 'log(0)' 'sin(pi)' '3' 'pi*e' 'if(1, 2, x)' '(x^2)^0' 'k*w'
 check 'if(x, if(y, if(z, 1, 2), 3), if(x1 > 0, x2, x3))' \
       'x^1 + x^2 + x^3 + x^4 + x^7 + x^8 + x^-1 + x^-64 + x^1.5 + x^-0.5'
+# issue 13: constants where the tree has variables (x^0), negative
+# parameters where a base or exponent is read, deep unary chains
+check '(x^0)^2' '(x^0)^-1' '(1+x^0)^2*y' 'if(x^0, (y^0)^3, x)' 'atan2(x^0, (y^0)^-2)' \
+      'k^2*w' 'x^k-w' 'x-k+w' '(-2)^x' "$(printf -- '-%.0s' $(seq 120))x" '2^-1074/x'
 exit $failed

@@ -141,6 +141,19 @@ static gq_arg emit_op(compiler *c, int op, gq_arg a0, gq_arg a1, gq_arg a2,
 
 static const gq_arg no_arg = {GQ_ARG_NONE, 0, 0.0};
 
+/* The one gate to emit_op for arithmetic: an operation whose operands are
+ * all constants is computed here, in double as the parser folds, and never
+ * reaches the evaluator, whose loops read a constant operand only on one
+ * side of a binary operation.  Operands may be constant although their node
+ * is not (the branch that a constant if() condition picks), and powers of a
+ * constant are expanded into products of constants. */
+static gq_arg emit_arith(compiler *c, int op, gq_arg a0, gq_arg a1, int release)
+{
+  if (a0.kind == GQ_ARG_CONST && (a1.kind == GQ_ARG_CONST || a1.kind == GQ_ARG_NONE))
+    return arg_const(gq_expr_apply(op, a0.k, a1.k));
+  return emit_op(c, op, a0, a1, no_arg, release);
+}
+
 /* if() reads all three operands as arrays. */
 static gq_arg materialize(compiler *c, gq_arg a)
 {
@@ -157,7 +170,7 @@ static gq_arg emit_powi(compiler *c, gq_arg base, int k)
   unsigned m = k < 0 ? 0u - (unsigned)k : (unsigned)k;
   if (m == 0) {
     reg_release(c, base);
-    return arg_const(1.0);
+    return arg_const(1.0);  /* x^0 is 1 for every x, NaN included */
   }
   while (m) {
     if (m & 1u) {
@@ -165,20 +178,20 @@ static gq_arg emit_powi(compiler *c, gq_arg base, int k)
         r = b;
         have = 1;
       } else {
-        r = emit_op(c, GQ_OP_MUL, r, b, no_arg, 0);
+        r = emit_arith(c, GQ_OP_MUL, r, b, 0);
         made[nmade++] = r;
       }
     }
     m >>= 1;
     if (m) {
-      b = emit_op(c, GQ_OP_MUL, b, b, no_arg, 0);
+      b = emit_arith(c, GQ_OP_MUL, b, b, 0);
       made[nmade++] = b;
     }
   }
   if (!same_reg(base, r)) reg_release(c, base);
   for (int i = 0; i < nmade; i++)
     if (!same_reg(made[i], r)) reg_release(c, made[i]);
-  if (k < 0) r = emit_op(c, GQ_OP_DIV, arg_const(1.0), r, no_arg, 1);
+  if (k < 0) r = emit_arith(c, GQ_OP_DIV, arg_const(1.0), r, 1);
   return r;
 }
 
@@ -196,20 +209,15 @@ static gq_arg gen(compiler *c, int i)
   }
   if (n->op == GQ_OP_IF && e->nodes[n->kid[0]].is_const)
     return gen(c, e->nodes[n->kid[0]].cval != 0 ? n->kid[1] : n->kid[2]);
-  if (gq_expr_node_powi(e, n, &k))
-    return k == 0 ? arg_const(1.0) : emit_powi(c, gen(c, n->kid[0]), k);
-  int nkids = 0, nconst = 0;
-  for (; nkids < 3 && n->kid[nkids] >= 0; nkids++) {
-    a[nkids] = gen(c, n->kid[nkids]);
-    nconst += a[nkids].kind == GQ_ARG_CONST;
+  if (gq_expr_node_powi(e, n, &k)) return emit_powi(c, gen(c, n->kid[0]), k);
+  int nkids = 0;
+  for (; nkids < 3 && n->kid[nkids] >= 0; nkids++) a[nkids] = gen(c, n->kid[nkids]);
+  if (n->op != GQ_OP_IF) return emit_arith(c, n->op, a[0], a[1], 1);
+  if (a[0].kind == GQ_ARG_CONST) {
+    reg_release(c, a[a[0].k != 0 ? 2 : 1]);
+    return a[a[0].k != 0 ? 1 : 2];
   }
-  /* Operands can be constant here although the node is not: x^0 is 1. */
-  if (nconst == nkids) {
-    if (n->op == GQ_OP_IF) return a[0].k != 0 ? a[1] : a[2];
-    return arg_const(gq_expr_apply(n->op, a[0].k, a[1].k));
-  }
-  if (n->op == GQ_OP_IF)
-    for (int j = 0; j < 3; j++) a[j] = materialize(c, a[j]);
+  for (int j = 0; j < 3; j++) a[j] = materialize(c, a[j]);
   return emit_op(c, n->op, a[0], a[1], a[2], 1);
 }
 

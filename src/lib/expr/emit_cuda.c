@@ -100,11 +100,29 @@ static value begin_temp(emitter *m)
   return t;
 }
 
-static value emit_binary(emitter *m, const char *op, value a, value b)
+static const char *const binop_text[GQ_OP_COUNT] = {
+  [GQ_OP_ADD] = "+", [GQ_OP_SUB] = "-", [GQ_OP_MUL] = "*", [GQ_OP_DIV] = "/",
+  [GQ_OP_LT] = "<", [GQ_OP_LE] = "<=", [GQ_OP_GT] = ">", [GQ_OP_GE] = ">=",
+  [GQ_OP_EQ] = "==", [GQ_OP_NE] = "!=",
+};
+
+/* An operation on constants only is computed here, in double, exactly as
+ * the block compiler (compile.c) folds it, so that GPU and CPU see the same
+ * constant in either precision. */
+static int fold(value a, value b, int op, value *out)
 {
-  value t = begin_temp(m);
+  if (a.kind != GQ_ARG_CONST || b.kind != GQ_ARG_CONST) return 0;
+  *out = (value){GQ_ARG_CONST, 0, gq_expr_apply(op, a.k, b.k)};
+  return 1;
+}
+
+static value emit_binary(emitter *m, int op, value a, value b)
+{
+  value t;
+  if (fold(a, b, op, &t)) return t;
+  t = begin_temp(m);
   put_value(m, a);
-  gq_sb_printf(&m->sb, " %s ", op);
+  gq_sb_printf(&m->sb, " %s ", binop_text[op]);
   put_value(m, b);
   gq_sb_puts(&m->sb, ";\n");
   return t;
@@ -119,13 +137,13 @@ static value emit_powi(emitter *m, value base, int k)
   if (u == 0) return one;
   while (u) {
     if (u & 1u) {
-      r = have ? emit_binary(m, "*", r, b) : b;
+      r = have ? emit_binary(m, GQ_OP_MUL, r, b) : b;
       have = 1;
     }
     u >>= 1;
-    if (u) b = emit_binary(m, "*", b, b);
+    if (u) b = emit_binary(m, GQ_OP_MUL, b, b);
   }
-  return k < 0 ? emit_binary(m, "/", one, r) : r;
+  return k < 0 ? emit_binary(m, GQ_OP_DIV, one, r) : r;
 }
 
 static value emit_node(emitter *m, int i);
@@ -133,7 +151,9 @@ static value emit_node(emitter *m, int i);
 /* if(c, a, b): a mutable temporary assigned in each branch. */
 static value emit_if(emitter *m, const gq_node *n)
 {
-  value c = emit_node(m, n->kid[0]), t = {GQ_ARG_REG, m->ntemps++, 0.0};
+  value c = emit_node(m, n->kid[0]), t;
+  if (c.kind == GQ_ARG_CONST) return emit_node(m, n->kid[c.k != 0 ? 1 : 2]);
+  t = (value){GQ_ARG_REG, m->ntemps++, 0.0};
   put_indent(m);
   gq_sb_printf(&m->sb, "%s t%d;\n", real_type(m), t.index);
   put_indent(m);
@@ -154,12 +174,6 @@ static value emit_if(emitter *m, const gq_node *n)
   return t;
 }
 
-static const char *const binop_text[GQ_OP_COUNT] = {
-  [GQ_OP_ADD] = "+", [GQ_OP_SUB] = "-", [GQ_OP_MUL] = "*", [GQ_OP_DIV] = "/",
-  [GQ_OP_LT] = "<", [GQ_OP_LE] = "<=", [GQ_OP_GT] = ">", [GQ_OP_GE] = ">=",
-  [GQ_OP_EQ] = "==", [GQ_OP_NE] = "!=",
-};
-
 /* Recursion is bounded by GQ_EXPR_MAX_DEPTH. */
 static value emit_node(emitter *m, int i)
 {
@@ -179,6 +193,7 @@ static value emit_node(emitter *m, int i)
     return emit_if(m, n);
   case GQ_OP_NEG:
     a = emit_node(m, n->kid[0]);
+    if (fold(a, a, n->op, &t)) return t;
     t = begin_temp(m);
     gq_sb_puts(&m->sb, "-");
     put_value(m, a);
@@ -187,13 +202,11 @@ static value emit_node(emitter *m, int i)
   default:
     break;
   }
-  if (gq_expr_node_powi(m->e, n, &k)) {
-    if (k == 0) return (value){GQ_ARG_CONST, 0, 1.0};  /* x^0 is 1, even NaN^0 */
-    return emit_powi(m, emit_node(m, n->kid[0]), k);
-  }
+  if (gq_expr_node_powi(m->e, n, &k)) return emit_powi(m, emit_node(m, n->kid[0]), k);
   a = emit_node(m, n->kid[0]);
   if (n->op >= GQ_OP_LT && n->op <= GQ_OP_NE) {
     b = emit_node(m, n->kid[1]);
+    if (fold(a, b, n->op, &t)) return t;
     t = begin_temp(m);
     gq_sb_puts(&m->sb, "(");
     put_value(m, a);
@@ -202,9 +215,10 @@ static value emit_node(emitter *m, int i)
     gq_sb_puts(&m->sb, m->use_float ? " ? 1.0f : 0.0f);\n" : " ? 1.0 : 0.0);\n");
     return t;
   }
-  if (binop_text[n->op]) return emit_binary(m, binop_text[n->op], a, emit_node(m, n->kid[1]));
+  if (binop_text[n->op]) return emit_binary(m, n->op, a, emit_node(m, n->kid[1]));
   int two = gq_expr_fn_arity(n->op) == 2 || n->op == GQ_OP_CARET;
   b = two ? emit_node(m, n->kid[1]) : a;
+  if (fold(a, b, n->op, &t)) return t;
   t = begin_temp(m);
   if (n->op == GQ_OP_CARET)
     gq_sb_puts(&m->sb, m->use_float ? "powf" : "pow");

@@ -32,15 +32,18 @@ static double eval_node(const gq_expr *e, int i, const double *vars)
   return gq_expr_apply(n->op, a, b);
 }
 
+/* NaN for a missing expression, or missing variables that it reads. */
 double gq_expr_eval(const gq_expr *e, const double *vars)
 {
+  if (!e || (!vars && e->dims_used > 0)) return NAN;
   return eval_node(e, e->root, vars);
 }
 
 double gq_expr_eval_gsl(double x, void *params)
 {
-  return eval_node((const gq_expr *)params, ((const gq_expr *)params)->root,
-                   &x);
+  const gq_expr *e = params;
+  if (!e || e->dims_used > 1) return NAN;
+  return eval_node(e, e->root, &x);
 }
 
 #define GQ_BLOCK_REAL double

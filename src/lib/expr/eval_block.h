@@ -11,6 +11,16 @@ void GQ_BLOCK_NAME(const gq_expr *e, size_t count, const double *const *vars,
                    GQ_BLOCK_REAL *out, GQ_BLOCK_REAL *scratch)
 {
   typedef GQ_BLOCK_REAL real;
+  if (!e || !out || count == 0) return;
+  if (!scratch || (!vars && e->dims_used > 0)) {
+    for (size_t i = 0; i < count; i++) out[i] = (real)NAN;
+    return;
+  }
+  for (int d = 0; d < e->dims_used; d++)
+    if (!vars[d]) {
+      for (size_t i = 0; i < count; i++) out[i] = (real)NAN;
+      return;
+    }
   real *const inputs = scratch + (size_t)e->nregs * GQ_EXPR_TILE;
   (void)inputs;
   for (size_t t = 0; t < count; t += GQ_EXPR_TILE) {

@@ -30,10 +30,10 @@
  *               allows as many as it has dimensions: integrate allows only
  *               x; mc --dims=D allows x1 ... xD.
  *   Constants   pi, e.
- *   Parameters  --param name=value defines name as the number value; the
- *               value is fixed when the expression is parsed.  A parameter
- *               must not shadow a function, constant or variable name, may
- *               be defined only once, and must be used.
+ *   Parameters  --param name=value defines name as the value, a number or
+ *               pi or e with an optional sign, fixed when the expression is
+ *               parsed.  A parameter must not shadow a function, constant
+ *               or variable name, may be defined only once, and must be used.
  *   Functions   sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh
  *               exp exp2 expm1 log log2 log10 log1p sqrt cbrt abs floor
  *               ceil erf erfc tgamma lgamma      (one argument, as in C99)
@@ -47,7 +47,9 @@
  *               that do not depend on a variable are computed once.
  *
  *   Limits: 65536 characters, nesting depth 200 (parentheses, unary signs,
- *   exponents, function arguments), operator-tree depth 1000.
+ *   exponents, function arguments), operator-tree depth 1000.  The canonical
+ *   text that gpuquad prints (parameters written as numbers) is held to the
+ *   same limits, so that it always reads back as the same expression.
  * ------------------------------------------------------------------------
  */
 #ifndef GQ_EXPR_H
@@ -99,11 +101,13 @@ void gq_expr_free(gq_expr *e);
  * arrays passed to the evaluators need at least this many entries. */
 int gq_expr_dims_used(const gq_expr *e);
 
-/* Scalar evaluation at one point, vars[0..dims_used-1]. */
+/* Scalar evaluation at one point, vars[0..dims_used-1].  The evaluators
+ * never crash on a NULL argument: the value is NaN (the block evaluators
+ * fill out with NaN where out is given). */
 double gq_expr_eval(const gq_expr *e, const double *vars);
 
 /* Adapter with the gsl_function signature: params is a const gq_expr *;
- * evaluates at the single variable x. */
+ * evaluates at the single variable x (NaN if it reads more variables). */
 double gq_expr_eval_gsl(double x, void *params);
 
 /* Block evaluation: out[k] = f(vars[0][k], vars[1][k], ...), k < count.
@@ -123,8 +127,11 @@ void gq_expr_eval_block_f(const gq_expr *e, size_t count,
                           const double *const *vars, float *out,
                           float *scratch);
 
-/* Canonical, fully parenthesised text of the expression, parameters
- * replaced by their values.  Parsing it again gives the same string, so it
+/* Canonical text of the expression: only the parentheses the grammar
+ * needs, no spaces, parameters replaced by their values, each number in the
+ * shortest form that reads back exactly ("x--2", "(-2)^x", "1e300").
+ * Parsing it again gives the same tree and the same string (gq_expr_parse
+ * refuses an expression whose canonical text would break its limits), so it
  * serves as a cache key.  Caller frees *out with free(). */
 int gq_expr_to_string(const gq_expr *e, char **out);
 
@@ -148,6 +155,10 @@ void gq_expr_error_caret(const char *line, const gq_expr_error *err,
  * power of two.  Otherwise *scale = 1 and *g = NULL.  Free *g with
  * gq_expr_free. */
 int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **g);
+
+/* A new expression for c * e (c finite), in which c * e(x) is computed as
+ * one multiplication.  Free *out with gq_expr_free. */
+int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out);
 
 #ifdef __cplusplus
 }

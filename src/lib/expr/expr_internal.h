@@ -141,8 +141,13 @@ void gq_sb_printf(gq_strbuf *sb, const char *fmt, ...)
 #endif
     ;
 void gq_sb_puts(gq_strbuf *sb, const char *s);
-void gq_sb_number(gq_strbuf *sb, double v);  /* shortest round-trip %g */
+/* Shortest %.Ng that reads back to the same double (finite v). */
+void gq_sb_number_format(char *buf, size_t size, double v);
 int gq_sb_finish(gq_strbuf *sb, char **out);  /* GQ_SUCCESS or GQ_ENOMEM */
+
+/* print.c: the length of the canonical text and the parser recursion
+ * (GQ_EXPR_MAX_NEST counts it) needed to read it back. */
+void gq_expr_measure_text(const gq_expr *e, size_t *length, int *nesting);
 
 /* compile.c */
 int gq_expr_compile(gq_expr *e);

@@ -279,6 +279,14 @@ static int new_node(parser *p, int op, size_t col, int k0, int k1, int k2)
       n->cval = gq_expr_powi(a, k);
     else
       n->cval = gq_expr_apply(op, a, b);
+  } else if (op == GQ_OP_CARET && gq_expr_node_powi(e, n, &(int){0}) &&
+             e->nodes[k1].cval == 0) {
+    /* x^0 is 1 for every x, NaN and infinities included (gq_expr_powi and
+     * C99 pow agree), so it is a constant although x is not: every consumer
+     * then sees a constant, and no operation is left with only constant
+     * operands, such as (x^0)^2 would be. */
+    n->is_const = 1;
+    n->cval = 1.0;
   }
   return e->nnodes++;
 }
@@ -507,7 +515,17 @@ static int parse_unary(parser *p)
     size_t col = p->tok_col;
     next(p);
     r = parse_unary(p);
-    if (r >= 0 && neg) r = new_node(p, GQ_OP_NEG, col, r, -1, -1);
+    if (r >= 0 && neg && p->e->nodes[r].op == GQ_OP_NUM &&
+        (p->e->nodes[r].numkind == GQ_NUM_LITERAL ||
+         p->e->nodes[r].numkind == GQ_NUM_PARAM)) {
+      /* -2 is the number -2, the same node as a parameter of value -2, so
+       * that the canonical text (which prints either as -2) reads back to
+       * the same tree. */
+      p->e->nodes[r].cval = -p->e->nodes[r].cval;
+      p->e->nodes[r].col = col;
+    } else if (r >= 0 && neg) {
+      r = new_node(p, GQ_OP_NEG, col, r, -1, -1);
+    }
   } else {
     r = parse_power(p);
   }
@@ -596,10 +614,10 @@ static int fail_param(parser *p, size_t index, size_t col, const char *fmt,
 static int parse_params(parser *p, const gq_expr_params *params)
 {
   if (!params || params->count == 0) return GQ_SUCCESS;
-  if (!params->defs || params->count > GQ_EXPR_MAX_PARAMS) {
-    return fail_param(p, 0, 0, "too many parameters (limit %d)",
-                      GQ_EXPR_MAX_PARAMS);
-  }
+  if (!params->defs)
+    return fail_param(p, 0, 0, "%zu parameters but no definitions (NULL)", params->count);
+  if (params->count > GQ_EXPR_MAX_PARAMS)
+    return fail_param(p, 0, 0, "too many parameters (limit %d)", GQ_EXPR_MAX_PARAMS);
   p->params = calloc(params->count, sizeof *p->params);
   if (!p->params) {
     fail_nomem(p);
@@ -635,10 +653,27 @@ static int parse_params(parser *p, const gq_expr_params *params)
                           nlen, def + ns);
     vs = eq + 1;
     while (is_space((unsigned char)def[vs])) vs++;
-    /* Our number grammar, with an optional sign, so that "0x10", "inf" and
-     * "nan" are refused here as they are in expressions. */
+    /* Our number grammar, or the constants pi and e as the limits accept
+     * them, with an optional sign, so that "0x10", "inf" and "nan" are
+     * refused here as they are in expressions. */
     size_t i = vs;
     if (def[i] == '+' || def[i] == '-') i++;
+    size_t named = 0;
+    double named_value = 0.0;
+    if (def[i] == 'p' && def[i + 1] == 'i')
+      named = 2, named_value = GQ_EXPR_PI;
+    else if (def[i] == 'e')
+      named = 1, named_value = GQ_EXPR_E;
+    if (named && !is_ident_char((unsigned char)def[i + named])) {
+      size_t end = i + named;
+      while (is_space((unsigned char)def[end])) end++;
+      if (def[end] == '\0') {
+        p->params[k].name = def + ns;
+        p->params[k].len = ne - ns;
+        p->params[k].value = def[vs] == '-' ? -named_value : named_value;
+        continue;
+      }
+    }
     int digits = 0;
     while (is_digit((unsigned char)def[i])) i++, digits++;
     if (def[i] == '.') {
@@ -661,7 +696,7 @@ static int parse_params(parser *p, const gq_expr_params *params)
     if (!digits || def[end] != '\0' || !isfinite(v))
       return fail_param(p, k, vs,
                         "bad value for parameter '%.*s': expected a finite "
-                        "number",
+                        "number, pi or e",
                         nlen, def + ns);
     p->params[k].name = def + ns;
     p->params[k].len = ne - ns;
@@ -734,7 +769,20 @@ int gq_expr_parse(const char *text, const gq_expr_params *params,
     }
   free(p.params);
   if (!p.failed) {
+    /* Refuse what the canonical text could not be read back as: parameter
+     * values are printed as numbers and -2 needs a '-' that a name did not. */
+    size_t length;
+    int nesting;
     p.e->root = root;
+    gq_expr_measure_text(p.e, &length, &nesting);
+    if (nesting > GQ_EXPR_MAX_NEST)
+      fail(&p, GQ_EPARSE, 0, "expression is nested too deeply (limit %d)", GQ_EXPR_MAX_NEST);
+    else if (length > GQ_EXPR_MAX_LEN)
+      fail(&p, GQ_EPARSE, 0,
+           "expression is too long once written out (limit %d characters; parameters are "
+           "written as numbers)", GQ_EXPR_MAX_LEN);
+  }
+  if (!p.failed) {
     if (gq_expr_compile(p.e) != GQ_SUCCESS) fail_nomem(&p);
   }
   if (p.failed) {

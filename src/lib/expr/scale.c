@@ -21,6 +21,21 @@ static int is_power_of_two(const gq_node *n)
   return frexp(fabs(n->cval), &exponent) == 0.5;
 }
 
+/* A constant leaf (whatever node the constant replaces: 1 in c/h may stand
+ * for -2, a folded operation with children). */
+static gq_node number_node(double v)
+{
+  gq_node n;
+  memset(&n, 0, sizeof n);
+  n.op = GQ_OP_NUM;
+  n.numkind = GQ_NUM_LITERAL;
+  n.is_const = 1;
+  n.cval = v;
+  n.kid[0] = n.kid[1] = n.kid[2] = -1;
+  n.depth = 1;
+  return n;
+}
+
 /* A copy of e with room for `extra` more nodes; the root is set by the caller. */
 static gq_expr *copy_with_room(const gq_expr *e, int extra)
 {
@@ -60,13 +75,14 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
     if (!(g = copy_with_room(e, 0)))
       return GQ_ENOMEM;
     g->root = root->kid[0];
-  } else if (root->op == GQ_OP_DIV && is_power_of_two(l)) { /* c / h -> c * (1 / h) */
+  } else if (root->op == GQ_OP_DIV && is_power_of_two(l) && fabs(l->cval) > 1.0) {
+    /* c / h -> c * (1 / h).  Only for |c| > 1: where 1/h overflows, c/h
+     * then overflows too, but with c < 1 it may not (2^-1074/x at the
+     * smallest x is 1, and 2^-1074 * (1/x) would be inf). */
     c = l->cval;
     if (!(g = copy_with_room(e, 2)))
       return GQ_ENOMEM;
-    gq_node one = *l, div = *root;
-    one.cval = 1.0;
-    one.numkind = GQ_NUM_LITERAL;
+    gq_node one = number_node(1.0), div = *root;
     div.kid[0] = g->nnodes;
     g->nodes[g->nnodes++] = one;
     g->nodes[g->nnodes++] = div;
@@ -84,6 +100,37 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **out)
     return status;
   }
   *scale = c;
+  *out = g;
+  return GQ_SUCCESS;
+}
+
+int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out)
+{
+  if (!out)
+    return GQ_EINVAL;
+  *out = NULL;
+  if (!e || !isfinite(c))
+    return GQ_EINVAL;
+  gq_expr *g = copy_with_room(e, 2);
+  if (!g)
+    return GQ_ENOMEM;
+  const gq_node *root = &e->nodes[e->root];
+  gq_node factor = number_node(c), product = {0};
+  product.op = GQ_OP_MUL;
+  product.kid[0] = g->nnodes;
+  product.kid[1] = e->root;
+  product.kid[2] = -1;
+  product.depth = root->depth + 1;
+  product.is_const = root->is_const;
+  product.cval = c * root->cval;
+  g->nodes[g->nnodes++] = factor;
+  g->nodes[g->nnodes++] = product;
+  g->root = g->nnodes - 1;
+  const int status = gq_expr_compile(g);
+  if (status != GQ_SUCCESS) {
+    gq_expr_free(g);
+    return status;
+  }
   *out = g;
   return GQ_SUCCESS;
 }
