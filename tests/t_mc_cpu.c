@@ -346,8 +346,20 @@ static void trust(gq_context *cpu)
   tap_ok(st == GQ_EINVAL && strstr(gq_last_error(), "b - a overflows"), "b - a overflows: GQ_EINVAL (%s)",
          gq_last_error());
   box(&o, 1, 0, 1, 1000, 1);
+  /* f^2 overflows but the sd fits: the same samples of 2^-540 f, rescaled */
   st = run(cpu, "1e200*x", &o, &r);
-  tap_ok(st == GQ_EDOM && !(r.sd == 0), "f^2 overflows: GQ_EDOM, sd %g not 0", r.sd);
+  gq_mc_result small;
+  const int ss = run(cpu, "x", &o, &small);
+  tap_ok(st == GQ_SUCCESS && ss == GQ_SUCCESS && fabs(r.sd / 1e200 - small.sd) <= 1e-15 * small.sd &&
+             fabs(r.mean / 1e200 - small.mean) <= 1e-15 * small.mean,
+         "f^2 overflows: 1e200 x has sd %.17g = 1e200 * %.17g", r.sd, small.sd);
+  /* the sum itself overflows (1e308 (x - 0.5)): likewise */
+  st = run(cpu, "1e308*(x-0.5)", &o, &r);
+  tap_ok(st == GQ_SUCCESS && fabs(r.sd / 1e308 - small.sd) <= 1e-15 * small.sd,
+         "the sum of f overflows: 1e308 (x - 0.5) has sd %.17g", r.sd);
+  /* a sample that is not finite stays an error after the rescaling */
+  st = run(cpu, "log(x-0.5)", &o, &r);
+  tap_ok(st == GQ_EDOM && strstr(gq_last_error(), "not finite"), "log(x - 0.5): GQ_EDOM (%s)", gq_last_error());
 
   /* --tol: reached, or said */
   box(&o, 1, 0, 1, 1000000, 1);

@@ -225,6 +225,9 @@ int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_momen
  * and variance). */
 int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
                   double *value);
+/* reference.c: the power of two to divide a huge f by before GSL integrates
+ * it (1 for an f of ordinary size); gq_abs_moment's norm. */
+double gq_size_norm(const gq_integrand *f, int line, double lo, double hi);
 /* mc.c: the volume of a box (the product of its widths) as mantissa * 2^exponent,
  * which never overflows, and x * volume from it (+-Inf when that overflows). */
 void gq_mc_volume(const double *width, int dims, double *mantissa, int *exponent);

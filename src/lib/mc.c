@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -138,10 +139,8 @@ static void finish(const gq_mc_moments *m, double shift, double scale, uint64_t 
   *se = *sd / sqrt(N);
 }
 
-int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
+static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
 {
-  if (!ctx || !f || !o || !r)
-    return gq_null_arg(__func__, !ctx ? "ctx" : !f ? "f" : !o ? "opt" : "result");
   memset(r, 0, sizeof *r);
   r->mean = r->sd = r->se = r->ci_low = r->ci_high = r->integral = r->integral_se = r->volume = NAN;
   r->seed = o->seed;
@@ -227,18 +226,57 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
   r->integral = gq_mc_times_volume(mean, volume_mantissa, volume_exponent);
   r->integral_se = gq_mc_times_volume(se, volume_mantissa, volume_exponent);
   if (!isfinite(mean))
-    return gq_fail(GQ_EDOM, "f is not finite at some of the sampled points (or its sum overflows): mean = %g",
-                   mean);
+    return gq_fail(GQ_EDOM, "f is not finite at some of the sampled points: the mean is %s",
+                   isnan(mean) ? "NaN" : mean > 0 ? "+Inf" : "-Inf");
   if (!isfinite(sd))
-    return gq_fail(GQ_EDOM,
-                   "the variance of f overflows a double (its values spread by more than about 1e154): "
-                   "mean = %g",
-                   mean);
+    return gq_fail(GQ_EDOM, "the variance of f overflows a double: mean = %g", mean);
   if (!isfinite(r->integral) || !isfinite(r->integral_se))
     return gq_fail(GQ_EDOM,
                    "the integral overflows a double: the mean %g (standard error %g) times the volume of "
                    "the box, about 10^%.1f",
                    mean, se, log10(volume_mantissa) + volume_exponent * log10(2.0));
   gq_clear_error();
+  return GQ_SUCCESS;
+}
+
+/* Samples spread by more than about 1e154 overflow the sum of their squares
+ * though the sd may well fit (1e200 x on [0, 1]): the same samples of
+ * 2^-VARIANCE_HEADROOM f, whose squares' sum over any n cannot overflow
+ * (2 * DBL_MAX / 2^540 squared is 1e292), then every moment times 2^540,
+ * exactly.  Values below 2^-534 that the scaling loses are below the spread's
+ * rounding by hundreds of orders of magnitude. */
+enum { VARIANCE_HEADROOM = 540 };
+
+int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
+{
+  if (!ctx || !f || !o || !r)
+    return gq_null_arg(__func__, !ctx ? "ctx" : !f ? "f" : !o ? "opt" : "result");
+  int status = mc_mean(ctx, f, o, r);
+  if (status != GQ_EDOM || (isfinite(r->mean) && isfinite(r->sd)) || r->n == 0)
+    return status;
+  /* A mean that is not finite is either a sample that is not (then so it
+   * stays below, and the first verdict stands) or a sum that overflowed. */
+  char first_error[512];
+  snprintf(first_error, sizeof first_error, "%s", gq_last_error());
+  const gq_mc_result first = *r;
+  gq_integrand *small = NULL;
+  if (gq_integrand_scaled(f, VARIANCE_HEADROOM, &small) != GQ_SUCCESS)
+    return gq_fail(GQ_EDOM, "%s", first_error);
+  status = mc_mean(ctx, small, o, r);
+  gq_integrand_free(small);
+  if (!isfinite(r->mean)) {
+    *r = first;
+    return gq_fail(GQ_EDOM, "%s", first_error);
+  }
+  double *moments[] = {&r->mean, &r->sd, &r->se, &r->ci_low, &r->ci_high, &r->integral, &r->integral_se};
+  for (size_t i = 0; i < sizeof moments / sizeof moments[0]; i++)
+    *moments[i] = ldexp(*moments[i], VARIANCE_HEADROOM);
+  r->kernel_ms += first.kernel_ms;
+  r->compile_ms += first.compile_ms;
+  if (status != GQ_SUCCESS)
+    return status;
+  if (!isfinite(r->sd) || !isfinite(r->integral) || !isfinite(r->integral_se))
+    return gq_fail(GQ_EDOM, "the %s overflows a double: mean = %g, sd = %g, integral = %g",
+                   isfinite(r->sd) ? "integral" : "standard deviation of f", r->mean, r->sd, r->integral);
   return GQ_SUCCESS;
 }

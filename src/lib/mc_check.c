@@ -61,7 +61,9 @@ static int check_moments(const gq_integrand *f, const gq_mc_options *o)
   const double lo = line ? 0.0 : o->a[0], hi = line ? 0.0 : o->b[0];
   double mean_abs, mean_sq;
   char why[256];
-  int status = gq_abs_moment(f, line, lo, hi, 1, 1.0, &mean_abs);
+  /* mean_abs in units of size: GSL's sums of a huge f (1e308 + x) would overflow */
+  const double size = gq_size_norm(f, line, lo, hi);
+  int status = gq_abs_moment(f, line, lo, hi, 1, size, &mean_abs);
   if (status == GQ_EDOM) {
     snprintf(why, sizeof why, "%s", gq_last_error());
     return gq_fail(GQ_EDOM, "no reference: f has no mean (the integral of |f| does not converge: %s)", why);
@@ -69,7 +71,7 @@ static int check_moments(const gq_integrand *f, const gq_mc_options *o)
   if (status != GQ_SUCCESS || mean_abs == 0.0)
     return status;
   /* f^2 scaled by the mean of |f|, so that a large f does not overflow */
-  const double norm = line ? mean_abs : mean_abs / (hi - lo);
+  const double norm = (line ? mean_abs : mean_abs / (hi - lo)) * size;
   status = gq_abs_moment(f, line, lo, hi, 2, norm, &mean_sq);
   if (status == GQ_EDOM) {
     snprintf(why, sizeof why, "%s", gq_last_error());
