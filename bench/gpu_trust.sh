@@ -1,0 +1,96 @@
+#!/bin/sh
+# gpu_trust.sh — issue 13 on the GPU machine: build this tree and the tree
+# before the trust work (.base/base.tar.gz, `git archive` of that commit) side
+# by side, run the whole make check (GPU tests included), compute-sanitizer on
+# every kernel family the fixes touched, and time both builds in the same run.
+#   sh bench/gpu_trust.sh build check    (first call)
+#   sh bench/gpu_trust.sh sanitize bench  (second; rebuilds if the machine is new)
+# Logs go to $OUT (default ./gpu-out) as one archive; the summary is printed last.
+set -u
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+steps=${*:-build check sanitize bench}
+L=/tmp/trust-logs
+mkdir -p "$L"
+S="$OUT/summary-trust.txt"
+: >"$S"
+say() { echo "$*" | tee -a "$S"; }
+has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
+if [ -f .gpu/setup.sh ]; then set +u; sh .gpu/setup.sh >/dev/null && . .gpu/env.sh; set -u; fi
+say "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader)"
+say "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+top=$PWD
+base=/tmp/gq-base
+
+build_both() {
+  t0=$(date +%s)
+  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j12 && make -j12 bench; } >"$L/build.log" 2>&1 &
+  p1=$!
+  { rm -rf "$base" && mkdir -p "$base" && tar xzf .base/base.tar.gz -C "$base" && cd "$base" && autoreconf -fi &&
+    ./configure --with-cuda-arch=sm_90 && make -j4 && make -j4 bench; } >"$L/build-base.log" 2>&1 &
+  p2=$!
+  wait $p1; r1=$?
+  wait $p2; r2=$?
+  say "build: this tree exit $r1, base exit $r2, $(( $(date +%s) - t0 )) s"
+}
+if has build || [ ! -x ./gpuquad ] || [ ! -x "$base/gpuquad" ]; then build_both; fi
+
+if has check; then
+  t0=$(date +%s)
+  make -j16 check >"$L/check.log" 2>&1
+  say "make check: exit $? in $(( $(date +%s) - t0 )) s: $(grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR):' "$L/check.log" | tr -s ' ' | tr '\n' ' ')"
+  grep -E '^(FAIL|ERROR|SKIP):' "$L/check.log" | head -30 | tee -a "$S"
+  grep -h -E '^# (byte|flip)' tests/jit_cache.log 2>/dev/null | head -5 | tee -a "$S"
+  for t in hostile jit_cache api_hostile refs reduce mc trapezoid jit expr/constants; do
+    [ -f tests/$t.log ] && say "  tests/$t: $(grep -c '^ok' tests/$t.log) ok, $(grep -c '^not ok' tests/$t.log) not ok, $(grep -c '# SKIP' tests/$t.log) skipped"
+  done
+  cp test-suite.log "$L/" 2>/dev/null
+  cat tests/*.log tests/*/*.log >"$L/test-logs.txt" 2>/dev/null
+fi
+
+if has sanitize; then
+  export GPUQUAD_CACHE_DIR=$(mktemp -d)
+  printf '1e308\n-1e308\n1e308\n1.5\n' >/tmp/big.txt
+  python3 -c "print('\n'.join(str((-1)**i * 1e200 * (1 + i / 1e5)) for i in range(300001)))" >/tmp/bigrms.txt
+  python3 -c "print('\n'.join(str(i % 97 - 48.5) for i in range(1000003)))" >/tmp/mid.txt
+  n=0
+  for tool in memcheck racecheck synccheck; do
+    while IFS='|' read -r tag args; do
+      n=$((n + 1))
+      log="$L/san-$tool-$tag.log"
+      eval "compute-sanitizer --tool $tool --error-exitcode 9 ./gpuquad $args --device=cuda" >"$log" 2>&1
+      say "$tool $tag: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$log" | tail -1)"
+    done <<'CASES'
+circle|--f=circle --n=3000001 --quiet
+expr-float|--f='(x^0)^2+sin(3*x)' --precision=float --n=3000001 --quiet
+huge-sum|--f='1e308+x' --n=100001 --quiet
+mc-fused|mc --f='x1*x2+x3' --dim=3 --n=200000 --no-check
+mc-rescale|mc --f='1e300*(x-0.5)' --n=200000 --no-check
+stats-overflow|stats /tmp/big.txt
+stats-text|stats /tmp/mid.txt --check
+rms-overflow|rms /tmp/bigrms.txt /tmp/mid.txt --check
+dot-gen|dot --gen=uniform --n=1000003 --check
+stats-gen|stats --gen=normal --n=3000001 --check
+CASES
+  done
+  compute-sanitizer --tool memcheck --error-exitcode 9 tests/t_reduce_gpu >"$L/san-memcheck-t_reduce_gpu.log" 2>&1
+  say "memcheck tests/t_reduce_gpu: exit $? $(grep -E 'ERROR SUMMARY' "$L/san-memcheck-t_reduce_gpu.log" | tail -1)"
+fi
+
+if has bench; then
+  export GPUQUAD_CACHE_DIR=$(mktemp -d)
+  for side in base new; do
+    dir=$top; [ $side = base ] && dir=$base
+    (cd "$dir" && bench/bench_reduce 20 >"$L/bench-reduce-$side.txt" 2>&1)
+    (cd "$dir" && bench/bench_trapezoid 1000000000 20 >"$L/bench-trapezoid-$side.txt" 2>&1)
+    (cd "$dir" && bench/bench_mc 28 20 >"$L/bench-mc-$side.txt" 2>&1)
+  done
+  for side in base new; do
+    say "---- $side: data reductions, 2^20 and 2^28"
+    grep -E "n=2\^(20|28)" "$L/bench-reduce-$side.txt" | tee -a "$S"
+    say "---- $side: trapezoid circle 1e9, mc fused 2^28"
+    tail -3 "$L/bench-trapezoid-$side.txt" | tee -a "$S"
+    grep -iE "fused" "$L/bench-mc-$side.txt" | tail -2 | tee -a "$S"
+  done
+fi
+(cd "$L" && tar czf "$OUT/trust-logs-$(echo "$steps" | tr ' ' '-').tar.gz" .)
