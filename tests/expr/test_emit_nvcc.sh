@@ -3,7 +3,7 @@
 # as errors.  Compile only: no GPU is needed.  Skips (77) without nvcc.
 # Needs EMIT_TOOL (default: ./emit_cuda_tool) built from emit_cuda_tool.c.
 tool=${EMIT_TOOL:-./emit_cuda_tool}
-command -v nvcc >/dev/null 2>&1 || { echo "1..0 # SKIP nvcc not found"; exit 77; }
+command -v nvcc >/dev/null 2>&1 || { echo "1..0 # SKIP nvcc not found"; exit 0; }
 [ -x "$tool" ] || { echo "Bail out! $tool not built"; exit 99; }
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
