@@ -59,7 +59,7 @@ int main(int argc, char **argv)
   gq_context_free(cold);
   gq_context *first = gq_context_create(0);
   gq_integrate_trapezoid(first, circle, 0, 1, 1000, GQ_PRECISION_DOUBLE, &r);
-  printf("first use, cache %s:            %8.1f ms\n", r.jit == GQ_JIT_MISS ? "miss" : "hit ", r.compile_ms);
+  printf("first use, cache %s:            %8.1f ms\n", r.jit == GQ_JIT_HIT ? "hit " : "miss", r.compile_ms);
   gq_context_free(first);
   gq_context *again = gq_context_create(0);
   gq_integrate_trapezoid(again, circle, 0, 1, 1000, GQ_PRECISION_DOUBLE, &r);

@@ -1,8 +1,10 @@
 /* status.c — status names, the last-error message, the error handler, version. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "internal.h"
@@ -42,12 +44,34 @@ gq_error_handler_t *gq_set_error_handler(gq_error_handler_t *h)
   return old;
 }
 
+/* printf spells a NaN "nan" or "-nan" (the sign of a NaN means nothing) and
+ * infinities "inf": messages say NaN, Inf and -Inf, whatever produced them. */
+static void spell_nonfinite(char *s)
+{
+  static const struct { const char *from, *to; } words[] = {
+    {"-nan", "NaN"}, {"nan", "NaN"}, {"-inf", "-Inf"}, {"inf", "Inf"}};
+  for (char *p = s; *p; p++) {
+    if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-'))
+      continue;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+      const size_t n = strlen(words[w].from), m = strlen(words[w].to);
+      if (strncmp(p, words[w].from, n) != 0 || isalnum((unsigned char)p[n]) || p[n] == '_')
+        continue;
+      memmove(p + m, p + n, strlen(p + n) + 1); /* m <= n: never longer */
+      memcpy(p, words[w].to, m);
+      p += m - 1;
+      break;
+    }
+  }
+}
+
 int gq_fail(int status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(last_error, sizeof last_error, fmt, ap);
   va_end(ap);
+  spell_nonfinite(last_error);
   if (handler)
     handler(status, last_error);
   return status;
