@@ -207,7 +207,10 @@ int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t n
     const size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const cli_option *o = find_option(opts, nopts, name, len);
     if (!o) {
-      snprintf(err, errlen, "unknown option '--%.*s' (see gpuquad --help)", (int)len, name);
+      /* the hint names the help that lists this command's options: argv[1]
+       * is the command word when the options start after it */
+      snprintf(err, errlen, "unknown option '--%.*s' (see gpuquad %s%s--help)", (int)len, name,
+               first >= 2 ? argv[1] : "", first >= 2 ? " " : "");
       return -1;
     }
     if (o->kind == OPT_FLAG) {

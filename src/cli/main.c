@@ -46,6 +46,28 @@ static void version(void)
   );
 }
 
+static int run_command(int argc, char **argv, double t0);
+
+/* gpuquad help [COMMAND]: the usage, or COMMAND --help; anything else is a
+ * usage error, never the general usage printed as if it answered. */
+static int help_command(int argc, char **argv, double t0)
+{
+  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc"};
+  if (argc == 2 || (argc == 3 && strcmp(argv[2], "--help") == 0)) {
+    usage(stdout);
+    return EXIT_OK;
+  }
+  if (argc > 3)
+    return cli_error(EXIT_USAGE, "help: unexpected argument '%s' (gpuquad help [COMMAND])", argv[3]);
+  for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+    if (strcmp(argv[2], commands[k]) == 0) {
+      char help_flag[] = "--help";
+      char *again[] = {argv[0], argv[2], help_flag, NULL};
+      return run_command(3, again, t0);
+    }
+  return cli_error(EXIT_USAGE, "help: unknown command '%s' (see gpuquad --help)", argv[2]);
+}
+
 static int run_command(int argc, char **argv, double t0)
 {
   int first = 1;
@@ -63,10 +85,9 @@ static int run_command(int argc, char **argv, double t0)
       return cmd_stats(argc, argv, 2, t0);
     else if (strcmp(argv[1], "mc") == 0) /* gpuquad mc (issue 4) */
       return cmd_mc(argc, argv, 2, t0);
-    else if (strcmp(argv[1], "help") == 0) {
-      usage(stdout);
-      return EXIT_OK;
-    } else
+    else if (strcmp(argv[1], "help") == 0)
+      return help_command(argc, argv, t0);
+    else
       return cli_error(EXIT_USAGE, "unknown command '%s' (see gpuquad --help)", argv[1]);
   }
   if (first == 1) {

@@ -34,7 +34,13 @@ int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
                int status, const char *fmt, ...)
 {
   char text[GQ_ERRMSG_MAX];
-  int k = snprintf(text, sizeof text, "%s: ", name ? name : "?");
+  /* A name too long to leave room for the reason is shortened, never dropped:
+   * the message must still say which input failed. */
+  const char *shown = name ? name : "?";
+  const int room = (int)(sizeof text / 2);
+  int k = strlen(shown) > (size_t)room
+              ? snprintf(text, sizeof text, "%.*s...: ", room, shown)
+              : snprintf(text, sizeof text, "%s: ", shown);
   if (k < 0 || (size_t)k >= sizeof text)
     k = 0;
   va_list ap;
