@@ -30,7 +30,7 @@ int cmd_dot(int argc, char **argv, int first, double t0)
     return rc;
   double dot;
   const int finished = gq_sum_finish(&acc.sum, run.nan, &dot);
-  rc = vec_nan_report(&run, finished, acc.sum.nan_count,
+  rc = vec_nan_report(&run, o.check, finished, acc.sum.n, acc.sum.nan_count,
                       acc.sum.posinf_count + acc.sum.neginf_count);
   if (rc != EXIT_OK)
     goto out;
@@ -88,7 +88,11 @@ int cmd_dot(int argc, char **argv, int first, double t0)
     vec_print_footer(&run, ctx);
   }
   if (!passed)
-    rc = cli_error(EXIT_CHECK, "check failed: dot %.17g, reference %.17g, tolerance %.3g", dot, ref.value, ref.tol);
+    rc = isfinite(ref.tol) || !isfinite(dot)
+             ? cli_error(EXIT_CHECK, "check failed: dot %.17g, reference %.17g, tolerance %.3g", dot, ref.value, ref.tol)
+             : cli_error(EXIT_CHECK, "check could not be made: the reference's error bound (sum |a*b| times its "
+                                     "rounding) is beyond the double range, so it cannot vouch for %.17g",
+                         dot);
 out:
   gq_context_free(ctx);
   return rc;

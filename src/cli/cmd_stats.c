@@ -88,12 +88,8 @@ int cmd_stats(int argc, char **argv, int first, double t0)
   if (!ctx)
     return rc;
   gq_stats_result s;
-  if (o.check && run.nan == GQ_NAN_PROPAGATE && acc.stats.nan_count + acc.stats.posinf_count + acc.stats.neginf_count) {
-    rc = cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (propagated, the statistics are NaN or Inf)");
-    goto out;
-  }
   const int finished = gq_stats_finish(&acc.stats, run.nan, &s);
-  rc = vec_nan_report(&run, finished, s.nan_count, s.inf_count);
+  rc = vec_nan_report(&run, o.check, finished, s.n, s.nan_count, s.inf_count);
   if (rc != EXIT_OK)
     goto out;
   char over[160] = "";

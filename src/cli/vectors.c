@@ -257,13 +257,22 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   return rc;
 }
 
-int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count)
+int vec_nan_report(const vec_run *run, int check, int finish_status, uint64_t kept, uint64_t nan_count,
+                   uint64_t inf_count)
 {
   const char *what = run->generated ? "the data" : run->inputs == 2 ? "the inputs" : run->names[0];
   if (finish_status == GQ_EDOM)
     return cli_error(EXIT_USAGE, "%s: %s; --nan=omit leaves them out", what, gq_last_error());
   if (finish_status != GQ_SUCCESS)
     return cli_error(cli_exit_status(finish_status), "%s", gq_last_error());
+  /* Propagated, a NaN or Inf makes the results NaN or Inf on both sides: a
+   * comparison of those is no check.  Omitted, nothing may be left. */
+  if (check && run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
+    return cli_error(EXIT_USAGE, "--check with NaN or Inf in the data needs --nan=omit (propagated, the "
+                                 "results are NaN or Inf)");
+  if (run->nan == GQ_NAN_OMIT && kept == 0)
+    return cli_error(EXIT_USAGE, "%s: no finite values: all %llu were NaN or Inf, and --nan=omit leaves them out",
+                     what, (unsigned long long)(nan_count + inf_count));
   if (run->nan == GQ_NAN_PROPAGATE && nan_count + inf_count > 0)
     cli_error(EXIT_OK, "note: %s: %llu NaN and %llu infinite terms propagate into the results "
                        "(--nan=omit leaves them out)",
@@ -313,7 +322,9 @@ int vec_agree(double value, double reference, double tol)
     return isnan(value) && isnan(reference);
   if (isinf(value) || isinf(reference))
     return value == reference;
-  return fabs(value - reference) <= tol;
+  /* A tolerance beyond the double range (sum|a*b| of 1e400 around a dot of
+   * 0) vouches for nothing: that check cannot be made, and is no pass. */
+  return isfinite(tol) && fabs(value - reference) <= tol;
 }
 
 int vec_overflow_note(const char *names)

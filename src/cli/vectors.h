@@ -54,7 +54,8 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
 
 /* After finishing under the policy: the note for propagate ("...present, and
  * propagate", on stderr even with --json), or the error for --nan=error.  Returns an exit status. */
-int vec_nan_report(const vec_run *run, int finish_status, uint64_t nan_count, uint64_t inf_count);
+int vec_nan_report(const vec_run *run, int check, int finish_status, uint64_t kept, uint64_t nan_count,
+                   uint64_t inf_count);
 
 /* The common tail of the table and the JSON object (the wall time is the
  * whole run's, up to the call). */

@@ -190,7 +190,7 @@ void gq_data_ref_stats(const gq_data_ref *r, gq_ref_stats *out)
    * sqrt(M2); M2 within 16 (n + 8) uL M2 (deviations, Chan's merges); ours
    * within 2 ulp of each (4 for L2, a sum of two rounded terms). */
   const long double gn = (n + 8) * UL;
-  const double sqrt_m2 = (double)sqrtl(r->m2 > 0 ? r->m2 : 0);
+  const long double sqrt_m2 = sqrtl(r->m2 > 0 ? r->m2 : 0); /* beyond DBL_MAX for data near it */
   out->tol_sum = (double)(gn * r->abs_sum) + 2 * U * fabs(g->sum);
   out->tol_mean = (double)(2 * gn * sqrt_m2 + UL * fabsl(r->shift)) + 2 * U * fabs(g->mean);
   const double var = r->n > 1 ? g->var_sample : g->var_population;
