@@ -77,7 +77,10 @@ int cmd_dot(int argc, char **argv, int first, double t0)
     printf("dot %s . %s: n = %llu (%s, %s)\n", run.names[0], run.names[1], (unsigned long long)run.n, run.dtype,
            run.format);
     printf("  dot          %.17g%s\n", dot, overflow ? "  (overflow: beyond DBL_MAX)" : "");
-    printf("  sum |a*b|    %.17g  (condition: sum|a*b| / |dot| = %.3g)\n", abs_sum, abs_sum / fabs(dot));
+    if (dot != 0.0 && isfinite(abs_sum / fabs(dot)))
+      printf("  sum |a*b|    %.17g  (condition: sum|a*b| / |dot| = %.3g)\n", abs_sum, abs_sum / fabs(dot));
+    else /* a dot of 0 (or NaN) has no relative condition number */
+      printf("  sum |a*b|    %.17g\n", abs_sum);
     if (acc.sum.nan_count + acc.sum.posinf_count + acc.sum.neginf_count)
       printf("  non-finite   %llu NaN, %llu Inf terms (%s)\n", (unsigned long long)acc.sum.nan_count,
              (unsigned long long)(acc.sum.posinf_count + acc.sum.neginf_count), run.nan_text);

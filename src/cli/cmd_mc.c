@@ -190,6 +190,10 @@ static int build_options(const mc_options *o, int dims, gq_mc_options *opt, doub
     opt->dist = GQ_MC_NORMAL;
   else
     return cli_error(EXIT_USAGE, "--dist=%s: expected uniform or normal", o->dist_text);
+  /* N(0, I) has no box: limits given with it would be silently ignored */
+  if (opt->dist == GQ_MC_NORMAL && (strcmp(o->a_text, "0") != 0 || strcmp(o->b_text, "1") != 0))
+    return cli_error(EXIT_USAGE, "--%s: --dist=normal samples N(0, I) on the whole space, with no limits",
+                     strcmp(o->a_text, "0") != 0 ? "a" : "b");
   if (opt->dist == GQ_MC_UNIFORM)
     for (int d = 0; d < dims; d++)
       if (opt->a[d] > opt->b[d])

@@ -273,10 +273,17 @@ int gq_mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, g
     *moments[i] = ldexp(*moments[i], VARIANCE_HEADROOM);
   r->kernel_ms += first.kernel_ms;
   r->compile_ms += first.compile_ms;
+  /* the scaled run's own verdicts name its scaled values: say them again */
+  if (status != GQ_SUCCESS && status != GQ_EDOM)
+    return status;
+  if (!isfinite(r->sd))
+    return gq_fail(GQ_EDOM, "the standard deviation of f overflows a double: mean = %g", r->mean);
+  if (!isfinite(r->integral) || !isfinite(r->integral_se))
+    return gq_fail(GQ_EDOM, "the integral overflows a double: the mean %g (standard error %g) times the volume "
+                            "of the box, %g",
+                   r->mean, r->se, r->volume);
   if (status != GQ_SUCCESS)
     return status;
-  if (!isfinite(r->sd) || !isfinite(r->integral) || !isfinite(r->integral_se))
-    return gq_fail(GQ_EDOM, "the %s overflows a double: mean = %g, sd = %g, integral = %g",
-                   isfinite(r->sd) ? "integral" : "standard deviation of f", r->mean, r->sd, r->integral);
+  gq_clear_error();
   return GQ_SUCCESS;
 }
