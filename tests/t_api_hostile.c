@@ -487,6 +487,11 @@ static void hostile_readers_and_streams(void)
   STATUS(GQ_EINVAL, gq_dot_stream(ctx, NULL, rd(), &sacc, &info));
   STATUS(GQ_EINVAL, gq_dot_stream(ctx, rd(), NULL, &sacc, &info));
   STATUS(GQ_EINVAL, gq_dot_stream(ctx, rd(), rd(), NULL, &info));
+  { /* one reader as both inputs: refused, not read as two halves */
+    gq_reader *same = rd();
+    STATUS(GQ_EINVAL, gq_dot_stream(ctx, same, same, &sacc, &info));
+    STATUS(GQ_EINVAL, gq_rms_stream(ctx, same, same, &racc, &info));
+  }
   STATUS(GQ_EINVAL, gq_rms_stream(NULL, rd(), rd(), &racc, &info));
   STATUS(GQ_EINVAL, gq_rms_stream(ctx, NULL, rd(), &racc, &info));
   STATUS(GQ_EINVAL, gq_rms_stream(ctx, rd(), NULL, &racc, &info));

@@ -194,7 +194,8 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
   if (status != GQ_SUCCESS)
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
   if (run->n == 0)
-    return cli_error(EXIT_USAGE, "%s: is empty (no numbers to reduce)", run->names[0]);
+    return cli_error(EXIT_USAGE, "%s: is empty (no numbers to reduce)",
+                     strcmp(run->names[0], "-") == 0 ? "<stdin>" : run->names[0]);
   return EXIT_OK;
 }
 

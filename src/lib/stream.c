@@ -19,6 +19,10 @@ int gq_stream_src_init(gq_stream_src *s, gq_reader *x, gq_reader *y, size_t cap)
   memset(s, 0, sizeof *s);
   s->x = x;
   s->y = y;
+  /* One reader cannot be read as two streams (each chunk would go to one of
+   * them); the same data twice needs two readers. */
+  if (y == x)
+    return gq_fail(GQ_EINVAL, "the two inputs are the same reader (%s): open the data twice", gq_reader_name(x));
   s->want_float = gq_reader_dtype(x) == GQ_DTYPE_F32 && (!y || gq_reader_dtype(y) == GQ_DTYPE_F32);
   if (y) {
     const int64_t nx = gq_reader_length(x), ny = gq_reader_length(y);
