@@ -35,6 +35,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
   constexpr int W = Source::WIDTH;
   constexpr uint64_t TILE = (uint64_t)BLOCK * ITEMS;
   Thread th;
+  thread_begin<CLASSIFY>(th, src, map);
 
   if (blockIdx.x == 0 && threadIdx.x < (unsigned)src.head) {
     const uint64_t i = threadIdx.x;

@@ -342,6 +342,21 @@ GQ_HD void gq_stats_acc_minmax_(gq_stats_acc *a, double x, uint64_t i)
   }
 }
 
+/* TwoSum by Fast2Sum: one compare puts the larger magnitude first, then
+ * three additions give the same s = fl(a + b) and the same exact error as
+ * gq_two_sum's six (Dekker: exact when |big| >= |small|, subnormals
+ * included).  The compare and the selects are not FP64 arithmetic, which is
+ * what the GPU's statistics kernel is short of.  A NaN or an Inf still makes
+ * s non-finite. */
+GQ_HD double gq_two_sum_ordered_(double a, double b, double *err)
+{
+  const int swap = fabs(b) > fabs(a);
+  const double big = swap ? b : a, small = swap ? a : b;
+  const double s = big + small;
+  *err = small - (s - big);
+  return s;
+}
+
 /* The moments' part of adding t (a value in units of 2^scale). */
 GQ_HD void gq_stats_acc_moments_add_(gq_stats_acc *a, double t)
 {
