@@ -491,6 +491,7 @@ static void hostile_readers_and_streams(void)
     gq_reader *same = rd();
     STATUS(GQ_EINVAL, gq_dot_stream(ctx, same, same, &sacc, &info));
     STATUS(GQ_EINVAL, gq_rms_stream(ctx, same, same, &racc, &info));
+    gq_reader_close(same);
   }
   STATUS(GQ_EINVAL, gq_rms_stream(NULL, rd(), rd(), &racc, &info));
   STATUS(GQ_EINVAL, gq_rms_stream(ctx, NULL, rd(), &racc, &info));
