@@ -174,12 +174,108 @@ struct RmsThread {
 //     (one fma) and doubled once at the end.
 // The sums are the same exact double-doubles to within the rounding of the
 // error terms (~2^-104 of S2), so the results keep their ulp.
+//
+// Each sum is a serial chain (compare, select, 3 additions per element) and
+// only ~16 warps of 256-thread blocks fit an SM, so the chains' latency, not
+// the FP64 issue, bounds the kernel.  GQ_STATS_SETS independent sets of sums
+// take the elements in turn (set 0 takes one, then the sets rotate: in the
+// unrolled tile the rotation is only a renaming of registers), so that many
+// chains interleave; result() merges them exactly (gq_dd_add, as the tree
+// merges two accumulators of one shift).  Min and max (a compare and a
+// select each, the shorter chains) and the count stay single.
+#ifndef GQ_STATS_SETS
+#define GQ_STATS_SETS 2
+#endif
+static_assert(GQ_STATS_SETS >= 1 && GQ_STATS_SETS <= 8, "GQ_STATS_SETS: 1 to 8 sets of sums");
+// The fast pass's partial for the block and grid trees: every thread and
+// block of a launch has the same shift K and scale 0 and counts nothing
+// that is not finite, so 11 words carry what gq_stats_acc's 19 do, and the
+// merge is gq_stats_acc_combine's with d = 0 (the same additions in the same
+// order, so the same bits) without its rescales — shifts or sums beyond
+// GQ_SCALE_LIMIT can only overflow the sums to Inf, and a total that is not
+// finite sends the reduction to the classifying pass, as any overflow does.
+// Smaller partials to shuffle and a lighter merge leave the kernel fewer
+// registers (GQ_STATS_LITE_TREE=0 puts gq_stats_acc back in the trees).
+struct StatsLite {
+  double s1, s1_err, s2, s2_err, abs_sum, abs_err, min, max;
+  uint64_t argmin, argmax, n;
+  __device__ gq_stats_acc full(double shift) const
+  {
+    gq_stats_acc a;
+    gq_stats_acc_zero(&a);
+    if (n == 0)
+      return a;
+    a.n = n;
+    a.shift = shift;
+    a.s1 = s1;
+    a.s1_err = s1_err;
+    a.s2 = s2;
+    a.s2_err = s2_err;
+    a.abs_sum = abs_sum;
+    a.abs_err = abs_err;
+    a.min = min;
+    a.max = max;
+    a.argmin = argmin;
+    a.argmax = argmax;
+    return a;
+  }
+};
+struct StatsLiteCombine {
+  __device__ __forceinline__ StatsLite operator()(StatsLite a, const StatsLite &b) const
+  {
+    if (b.n > 0) {
+      if (a.n == 0) {
+        a.s1 = b.s1;
+        a.s1_err = b.s1_err;
+        a.s2 = b.s2;
+        a.s2_err = b.s2_err;
+        a.abs_sum = b.abs_sum;
+        a.abs_err = b.abs_err;
+      } else {
+        const gq_csum s1 = gq_dd_add(gq_dd_make(a.s1, a.s1_err), gq_dd_make(b.s1, b.s1_err));
+        const gq_csum s2 = gq_dd_add(gq_dd_make(a.s2, a.s2_err), gq_dd_make(b.s2, b.s2_err));
+        gq_csum l1 = {a.abs_sum, a.abs_err};
+        gq_csum_merge(&l1, gq_dd_make(b.abs_sum, b.abs_err));
+        a.s1 = s1.s;
+        a.s1_err = s1.c;
+        a.s2 = s2.s;
+        a.s2_err = s2.c;
+        a.abs_sum = l1.s;
+        a.abs_err = l1.c;
+      }
+    }
+    if (b.min < a.min || (b.min == a.min && b.argmin < a.argmin)) {
+      a.min = b.min;
+      a.argmin = b.argmin;
+    }
+    if (b.max > a.max || (b.max == a.max && b.argmax < a.argmax)) {
+      a.max = b.max;
+      a.argmax = b.argmax;
+    }
+    a.n += b.n;
+    return a;
+  }
+  __device__ static StatsLite identity()
+  {
+    StatsLite z;
+    z.s1 = z.s1_err = z.s2 = z.s2_err = z.abs_sum = z.abs_err = 0.0;
+    z.min = (double)INFINITY;
+    z.max = -(double)INFINITY;
+    z.argmin = z.argmax = GQ_NO_INDEX;
+    z.n = 0;
+    return z;
+  }
+};
+struct StatsSums {
+  double s1 = 0.0, s1_err = 0.0, s2 = 0.0, s2_err = 0.0, cross = 0.0; // cross: sum dh dl
+  double abs_sum = 0.0, abs_err = 0.0;
+};
 struct StatsThread {
+  static constexpr int SETS = GQ_STATS_SETS;
   __device__ __forceinline__ void flush() {} // every term is taken as it comes
   gq_stats_acc acc;                           // the classifying pass's
   double shift = 0.0;                         // K, set by stats_begin
-  double s1 = 0.0, s1_err = 0.0, s2 = 0.0, s2_err = 0.0, cross = 0.0; // cross: sum dh dl
-  double abs_sum = 0.0, abs_err = 0.0;
+  StatsSums set[SETS];
   double min = (double)INFINITY, max = -(double)INFINITY;
   uint64_t n = 0, argmin = GQ_NO_INDEX, argmax = GQ_NO_INDEX;
   __device__ StatsThread() { gq_stats_acc_zero(&acc); }
@@ -195,17 +291,25 @@ struct StatsThread {
       max = x;
       argmax = i;
     }
+    StatsSums &t = set[0];
     double dl, e;
     const double dh = gq_two_sum_ordered_(x, -shift, &dl); // x - K = dh + dl exactly
-    s1 = gq_two_sum_ordered_(s1, dh, &e);
-    s1_err = (s1_err + e) + dl;
+    t.s1 = gq_two_sum_ordered_(t.s1, dh, &e);
+    t.s1_err = (t.s1_err + e) + dl;
     const double p = __dmul_rn(dh, dh);
-    s2 = gq_two_sum_ordered_(s2, p, &e);
-    s2_err = (s2_err + e) + fma(dh, dh, -p);
-    cross = fma(dh, dl, cross);
-    abs_sum = gq_two_sum_ordered_(abs_sum, fabs(x), &e);
-    abs_err += e;
+    t.s2 = gq_two_sum_ordered_(t.s2, p, &e);
+    t.s2_err = (t.s2_err + e) + fma(dh, dh, -p);
+    t.cross = fma(dh, dl, t.cross);
+    t.abs_sum = gq_two_sum_ordered_(t.abs_sum, fabs(x), &e);
+    t.abs_err += e;
     n++;
+    if (SETS > 1) { // the next element goes to the next set
+      const StatsSums first = set[0];
+#pragma unroll
+      for (int k = 0; k + 1 < SETS; k++)
+        set[k] = set[k + 1];
+      set[SETS - 1] = first;
+    }
   }
   template <bool CLASSIFY> __device__ __forceinline__ void add(double x, uint64_t i)
   {
@@ -216,24 +320,39 @@ struct StatsThread {
     else
       gq_stats_acc_add_nonfinite(&acc, x, i);
   }
+  // The fast pass's sums, the sets merged: one shift for all, so the exact
+  // merge is the tree's with d = 0.
+  __device__ StatsLite lite() const
+  {
+    gq_csum s1 = {set[0].s1, set[0].s1_err}, s2 = {set[0].s2, set[0].s2_err};
+    gq_csum l1 = {set[0].abs_sum, set[0].abs_err};
+    double cross = set[0].cross;
+#pragma unroll
+    for (int k = 1; k < SETS; k++) {
+      s1 = gq_dd_add(s1, gq_dd_make(set[k].s1, set[k].s1_err));
+      s2 = gq_dd_add(s2, gq_dd_make(set[k].s2, set[k].s2_err));
+      gq_csum_merge(&l1, gq_dd_make(set[k].abs_sum, set[k].abs_err));
+      cross += set[k].cross;
+    }
+    StatsLite t;
+    t.s1 = s1.s;
+    t.s1_err = s1.c;
+    t.s2 = s2.s;
+    t.s2_err = s2.c + 2.0 * cross;
+    t.abs_sum = l1.s;
+    t.abs_err = l1.c;
+    t.min = min;
+    t.max = max;
+    t.argmin = argmin;
+    t.argmax = argmax;
+    t.n = n;
+    return t;
+  }
   __device__ gq_stats_acc result() const
   {
     if (n == 0) // the classifying pass, or a thread without data
       return acc;
-    gq_stats_acc a = acc;
-    a.n = n;
-    a.shift = shift;
-    a.s1 = s1;
-    a.s1_err = s1_err;
-    a.s2 = s2;
-    a.s2_err = s2_err + 2.0 * cross;
-    a.abs_sum = abs_sum;
-    a.abs_err = abs_err;
-    a.min = min;
-    a.max = max;
-    a.argmin = argmin;
-    a.argmax = argmax;
-    return a;
+    return lite().full(shift);
   }
 };
 

@@ -43,11 +43,13 @@ template <class Policy, bool CLASSIFY, class Grid, class Source, class Map, clas
 int enqueue(gq_cuda_state *st, Source src, cudaStream_t stream, const Target &target)
 {
   using Acc = typename gq::CombineOf<Thread>::acc;
-  auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map, Thread,
-                                        Grid>;
+  // The launch bound is the fast pass's: the classifying rerun (rare, and
+  // built on reduce_acc.h's scaled adds) would spill under it.
+  constexpr int MIN_BLOCKS = CLASSIFY ? 1 : Policy::MIN_BLOCKS;
+  auto kernel = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, MIN_BLOCKS, CLASSIFY, Source, Map, Thread, Grid>;
   // The grid is sized from the kernel SizedAs names (accumulators.cuh): the
   // one-shot rms as its asynchronous form, so both have the same grid.
-  auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, Policy::MIN_BLOCKS, CLASSIFY, Source, Map,
+  auto sizing = gq::array_reduce_kernel<Policy::BLOCK, Policy::ITEMS, MIN_BLOCKS, CLASSIFY, Source, Map,
                                         typename gq::SizedAs<Thread>::type, Grid>;
   const long long tile = (long long)Policy::BLOCK * Policy::ITEMS;
   const long long tiles = ((long long)src.vectors() + tile - 1) / tile;

@@ -5,12 +5,64 @@
 #ifndef GQ_ARRAY_REDUCE_KERNEL_CUH
 #define GQ_ARRAY_REDUCE_KERNEL_CUH
 
+#include <type_traits>
+
 #include "accumulators.cuh"
 #include "block_reduce.cuh"
 #include "last_block.cuh"
 #include "sources.cuh"
 
 namespace gq {
+
+// The block tree and the grid level over the threads' results.
+template <int BLOCK, bool CLASSIFY, class Grid, class Thread>
+__device__ __forceinline__ void block_and_grid(const Thread &th, typename CombineOf<Thread>::acc *scratch,
+                                               unsigned *counter, typename CombineOf<Thread>::acc *result,
+                                               void *finished, Completion completion, uint64_t n)
+{
+  using Combine = typename CombineOf<Thread>::type;
+  auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
+  Grid::template finish<BLOCK, Combine>(acc, scratch, counter, result, finished, completion, n);
+}
+
+// The statistics' fast pass under the fenced last block: the trees carry
+// StatsLite (accumulators.cuh says why), written to the scratch in its
+// place, and only the result is built as a gq_stats_acc — the same merges
+// in the same order as with gq_stats_acc, so the same bits.
+#ifndef GQ_STATS_LITE_TREE
+#define GQ_STATS_LITE_TREE 1
+#endif
+template <int BLOCK, bool CLASSIFY, class Grid>
+__device__ __forceinline__ void block_and_grid(const StatsThread &th, gq_stats_acc *scratch, unsigned *counter,
+                                               gq_stats_acc *result, void *finished, Completion completion,
+                                               uint64_t n)
+{
+  if constexpr (CLASSIFY || !GQ_STATS_LITE_TREE || !std::is_same<Grid, LastBlock>::value) {
+    auto acc = block_reduce<BLOCK>(th.result(), StatsCombine(), StatsCombine::identity());
+    Grid::template finish<BLOCK, StatsCombine>(acc, scratch, counter, result, finished, completion, n);
+  } else {
+    static_assert(sizeof(StatsLite) <= sizeof(gq_stats_acc), "a StatsLite partial fits a gq_stats_acc slot");
+    // last_block_merge_by's protocol and merge order, over StatsLite
+    // partials, and a gq_stats_acc result (not a partial's type).
+    const StatsLiteCombine op;
+    StatsLite v = block_reduce<BLOCK>(th.lite(), op, StatsLiteCombine::identity());
+    if (gridDim.x > 1) {
+      StatsLite *partials = reinterpret_cast<StatsLite *>(scratch);
+      __shared__ bool am_last;
+      if (threadIdx.x == 0)
+        am_last = Fenced::put(partials + blockIdx.x, v, counter);
+      __syncthreads();
+      if (!am_last)
+        return;
+      v = threadIdx.x < gridDim.x ? Fenced::take(partials + threadIdx.x) : StatsLiteCombine::identity();
+      for (unsigned i = threadIdx.x + BLOCK; i < gridDim.x; i += BLOCK)
+        v = op(v, Fenced::take(partials + i));
+      v = block_reduce<BLOCK>(v, op, StatsLiteCombine::identity());
+    }
+    if (threadIdx.x == 0)
+      finish_result<gq_stats_acc, StatsCombine>(v.full(th.shift), result, finished, completion, n);
+  }
+}
 
 // The array source: source (one or two arrays) x map (Identity,
 // ExactProduct, Difference) x thread accumulator (SumThread, RmsThread,
@@ -90,8 +142,7 @@ array_reduce_kernel(Source src, Map map, typename CombineOf<Thread>::acc *scratc
       th.template add<CLASSIFY>(map(src.elem_a(i), src.elem_b(i)), i);
   }
 
-  auto acc = block_reduce<BLOCK>(th.result(), Combine(), Combine::identity());
-  Grid::template finish<BLOCK, Combine>(acc, scratch, counter, result, finished, completion, src.n);
+  block_and_grid<BLOCK, CLASSIFY, Grid>(th, scratch, counter, result, finished, completion, src.n);
 }
 
 } // namespace gq

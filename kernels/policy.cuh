@@ -32,13 +32,19 @@ struct GridPolicy {
 // (StatsThread holds ~30, SumThread ~8).
 // measured: see BENCHMARKS.md
 // GQ_ARRAY_BLOCK / GQ_ARRAY_ITEMS override every row for a policy sweep.
-// MIN_BLOCKS goes to __launch_bounds__.  Unbounded, StatsThread's kernels
-// take 106 registers (2 blocks of 256 per SM, 32 KiB of loads in flight) and
-// spill nothing; bounded to 3 blocks (80 registers) ptxas spills ~1.4 KiB,
-// to 4 (64 registers) ~3 KiB — whether those spills sit in the loop or in the
-// merge tail is for the sweep (GQ_STATS_MIN_BLOCKS) to settle.
+// MIN_BLOCKS goes to __launch_bounds__ (of the fast pass only: the
+// classifying rerun keeps 1).  StatsThread's registers (sm_90, ptxas -v, the
+// fast pass over 16-byte vectors, double / float data): 120 / 120 with
+// gq_stats_acc in the trees and one set of sums; with StatsLite in the trees
+// (GQ_STATS_LITE_TREE, accumulators.cuh) 89 / 96 for one set, 116 / 142 for
+// two (GQ_STATS_SETS; four, with gq_stats_acc in the trees: 140 / 190).
+// Two sets need MIN_BLOCKS 2 to keep 2 blocks of 256 per SM: 116 / 118
+// registers, nothing spilled — the occupancy of before with the dependency
+// chains halved, the default.  Under MIN_BLOCKS 3 (3 blocks, 48 KiB of loads
+// in flight per SM, 80 registers) two sets spill nothing for doubles and 80
+// bytes for floats, one set nothing and 32 bytes: the sweep's next points.
 #ifndef GQ_STATS_MIN_BLOCKS
-#define GQ_STATS_MIN_BLOCKS 1
+#define GQ_STATS_MIN_BLOCKS 2
 #endif
 #ifdef GQ_ARRAY_BLOCK
 #define GQ_ARRAY_ROW(name, block, items, min_blocks) \

@@ -1,8 +1,11 @@
 /* t_stats_fast_gpu.c — the GPU statistics' fast pass (kernels/accumulators.cuh,
  * StatsThread: one shift for the whole launch, every TwoSum a Fast2Sum
- * after a compare, 2 dh dl summed apart) against the CPU backend, on data
- * chosen against each of those: a first value (the shift) far from the
- * rest, a large offset, signs and magnitudes that swap the operands of
+ * after a compare, 2 dh dl summed apart, GQ_STATS_SETS sets of sums merged
+ * at the end, StatsLite partials without gq_stats_acc's rescales in the
+ * trees) against the CPU backend, on data chosen against each of those: a
+ * first value (the shift) far from the rest, a large offset, an offset
+ * beyond GQ_SCALE_LIMIT whose squares still fit (where the trees of
+ * gq_stats_acc rescaled), signs and magnitudes that swap the operands of
  * every Fast2Sum, a first value that is NaN or whose square overflows (the
  * fast pass must fail and the classifying pass take over), tiny data, a
  * constant.  Doubles and floats, aligned and with a misaligned head.  The
@@ -19,8 +22,8 @@
 
 static gq_context *gpu, *cpu;
 
-enum { OUTLIER_FIRST, OFFSET, SWAPS, NAN_FIRST, HUGE_FIRST, TINY, CONSTANT, PATTERNS };
-static const char *const pattern_name[PATTERNS] = {"outlier first", "offset 1e9", "swapping signs",
+enum { OUTLIER_FIRST, OFFSET, HUGE_OFFSET, SWAPS, NAN_FIRST, HUGE_FIRST, TINY, CONSTANT, PATTERNS };
+static const char *const pattern_name[PATTERNS] = {"outlier first", "offset 1e9", "offset 1e130", "swapping signs",
                                                    "NaN first",     "1e155 first", "tiny",
                                                    "constant"};
 
@@ -29,6 +32,7 @@ static double value(int pattern, size_t i, double normal)
   switch (pattern) {
   case OUTLIER_FIRST: return i == 0 ? 1e6 : normal;
   case OFFSET: return 1e9 + normal;
+  case HUGE_OFFSET: return 1e130 + 1e127 * normal; /* beyond float: all Inf there, on both backends */
   case SWAPS: return ((i & 1) ? -1.0 : 1.0) * ldexp(1.0 + (double)(i % 97) / 97.0, (int)(i % 61) - 30);
   case NAN_FIRST: return i == 0 ? NAN : normal;
   case HUGE_FIRST: return i == 0 ? 1e155 : normal; /* its square overflows, the variance fits */
