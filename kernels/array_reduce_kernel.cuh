@@ -32,6 +32,10 @@ __device__ __forceinline__ void block_and_grid(const Thread &th, typename Combin
 #ifndef GQ_STATS_LITE_TREE
 #define GQ_STATS_LITE_TREE 1
 #endif
+struct StatsLiteFull { // a merged StatsLite as the gq_stats_acc it stands for
+  double shift;
+  __device__ __forceinline__ gq_stats_acc operator()(const StatsLite &p) const { return p.full(shift); }
+};
 template <int BLOCK, bool CLASSIFY, class Grid>
 __device__ __forceinline__ void block_and_grid(const StatsThread &th, gq_stats_acc *scratch, unsigned *counter,
                                                gq_stats_acc *result, void *finished, Completion completion,
@@ -42,25 +46,13 @@ __device__ __forceinline__ void block_and_grid(const StatsThread &th, gq_stats_a
     Grid::template finish<BLOCK, StatsCombine>(acc, scratch, counter, result, finished, completion, n);
   } else {
     static_assert(sizeof(StatsLite) <= sizeof(gq_stats_acc), "a StatsLite partial fits a gq_stats_acc slot");
-    // last_block_merge_by's protocol and merge order, over StatsLite
-    // partials, and a gq_stats_acc result (not a partial's type).
+    // The fenced last block over StatsLite partials, written to the scratch
+    // in place of gq_stats_acc ones; the merged total becomes the result.
     const StatsLiteCombine op;
-    StatsLite v = block_reduce<BLOCK>(th.lite(), op, StatsLiteCombine::identity());
-    if (gridDim.x > 1) {
-      StatsLite *partials = reinterpret_cast<StatsLite *>(scratch);
-      __shared__ bool am_last;
-      if (threadIdx.x == 0)
-        am_last = Fenced::put(partials + blockIdx.x, v, counter);
-      __syncthreads();
-      if (!am_last)
-        return;
-      v = threadIdx.x < gridDim.x ? Fenced::take(partials + threadIdx.x) : StatsLiteCombine::identity();
-      for (unsigned i = threadIdx.x + BLOCK; i < gridDim.x; i += BLOCK)
-        v = op(v, Fenced::take(partials + i));
-      v = block_reduce<BLOCK>(v, op, StatsLiteCombine::identity());
-    }
-    if (threadIdx.x == 0)
-      finish_result<gq_stats_acc, StatsCombine>(v.full(th.shift), result, finished, completion, n);
+    const StatsLite v = block_reduce<BLOCK>(th.lite(), op, StatsLiteCombine::identity());
+    last_block_merge_by<BLOCK, Fenced, StatsLite, StatsLiteCombine, gq_stats_acc, StatsCombine>(
+        v, reinterpret_cast<StatsLite *>(scratch), counter, result, op, StatsLiteCombine::identity(), finished,
+        completion, n, StatsLiteFull{th.shift});
   }
 }
 

@@ -157,17 +157,26 @@ struct Poisoned {
   }
 };
 
+// The total as the result: what every grid level does but the statistics'
+// fast pass, whose partials are lighter than its result (StatsLite).
+struct AsIs {
+  template <class T> __device__ __forceinline__ const T &operator()(const T &v) const { return v; }
+};
+
 // The last block's merge: thread t folds partials t, t + BLOCK, ... (the
 // first taken as it is); then the block tree.  bench/host_merge.cuh
 // replays this order.  A one-block grid's total is the result, no ticket.
-template <int BLOCK, class Protocol, class Acc, class Op>
-__device__ __forceinline__ void last_block_merge_by(Acc block_total, Acc *scratch, unsigned *counter, Acc *result,
-                                                    Op op, Acc identity, void *finished, Completion completion,
-                                                    unsigned long long count)
+// to_result turns the merged partial into the Result that FinishOp finishes.
+template <int BLOCK, class Protocol, class Acc, class Op, class Result = Acc, class FinishOp = Op,
+          class ToResult = AsIs>
+__device__ __forceinline__ void last_block_merge_by(Acc block_total, Acc *scratch, unsigned *counter,
+                                                    Result *result, Op op, Acc identity, void *finished,
+                                                    Completion completion, unsigned long long count,
+                                                    ToResult to_result = ToResult())
 {
   if (gridDim.x == 1) {
     if (threadIdx.x == 0)
-      finish_result<Acc, Op>(block_total, result, finished, completion, count);
+      finish_result<Result, FinishOp>(to_result(block_total), result, finished, completion, count);
     return;
   }
   __shared__ bool am_last;
@@ -181,7 +190,7 @@ __device__ __forceinline__ void last_block_merge_by(Acc block_total, Acc *scratc
     v = op(v, Protocol::take(scratch + i));
   v = block_reduce<BLOCK>(v, op, identity);
   if (threadIdx.x == 0)
-    finish_result<Acc, Op>(v, result, finished, completion, count);
+    finish_result<Result, FinishOp>(to_result(v), result, finished, completion, count);
 }
 
 template <int BLOCK, class Acc, class Op>
