@@ -63,7 +63,7 @@ if has sweep; then
   for shape in "1 4" "3 4" "4 4" "1 8" "2 8"; do
     set -- $shape
     make clean >/dev/null 2>&1
-    make -j16 NVCCFLAGS="-O3 -DGQ_STATS_MIN_BLOCKS=$1 -DGQ_ARRAY_BLOCK=256 -DGQ_ARRAY_ITEMS=$2" bench >"$OUT/sweep-build-$1-$2.log" 2>&1
+    make -j16 NVCCFLAGS="-O3 -DGQ_SWEEP_ROWS -DGQ_SWEEP_STATS_MIN_BLOCKS=$1 -DGQ_SWEEP_ARRAY_BLOCK=256 -DGQ_SWEEP_ARRAY_ITEMS=$2" bench >"$OUT/sweep-build-$1-$2.log" 2>&1
     echo "== min_blocks=$1 items=$2" >>"$OUT/sweep.txt"
     bench/bench_reduce 20 >>"$OUT/sweep.txt" 2>&1
   done

@@ -22,7 +22,7 @@ build() { # DIR FLAGS
   make -j3 bench/bench_reduce >/tmp/sw-base.log 2>&1 ) &
 for c in "1 1 0" "2 2 1" "2 3 1" "1 3 1"; do
   set -- $c
-  (build /tmp/sw-$1-$2-$3 "-DGQ_STATS_SETS=$1 -DGQ_STATS_MIN_BLOCKS=$2 -DGQ_STATS_LITE_TREE=$3") &
+  (build /tmp/sw-$1-$2-$3 "-DGQ_STATS_SETS=$1 -DGQ_SWEEP_ROWS -DGQ_SWEEP_STATS_MIN_BLOCKS=$2 -DGQ_STATS_LITE_TREE=$3") &
 done
 wait
 for d in /tmp/sw-base /tmp/sw-1-1-0 /tmp/sw-2-2-1 /tmp/sw-2-3-1 /tmp/sw-1-3-1; do # base, then SETS-MIN_BLOCKS-LITE

@@ -6,17 +6,20 @@
 #include <cuda_runtime.h>
 
 #include "../src/lib/compensated.h"
+#include "../src/lib/internal.h"
+#include "../src/lib/poison.h"
 
-enum { GQ_CUDA_ACC_SLOTS = 8 };
+// The Atomic grid level's sums (keys of a grid sum).
+enum { GQ_KEYS_MAX = 16 };
 // Room for the largest lite accumulator's partial (array_reduce.cu checks).
 enum { GQ_LITE_PART_BYTES = 32 };
-// What an unwritten word of mapped memory (and of d_lite_partials) holds: a
-// signalling NaN, which no arithmetic produces (a NaN it makes is quiet) and
-// no count reaches.
-constexpr unsigned long long GQ_POISON = 0x7ff4dead5eed0001ULL;
+// The result slots of d_result / h_result: one per chunk a stream has in
+// flight, and one for a call that is waited for (which may run between them).
+enum { GQ_SLOT_STREAM0 = 0, GQ_SLOT_STREAM1 = 1, GQ_SLOT_CALL = 2, GQ_RESULT_SLOTS = 3 };
+// Kernels whose occupancy a context remembers (launch.cuh).
+enum { GQ_OCCUPANCY_SLOTS = 64 };
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
-struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use
 struct gq_launch_cache; // launch_cache.cu: graphs of repeated launches
 
 struct gq_cuda_state {
@@ -28,19 +31,23 @@ struct gq_cuda_state {
   cudaStream_t stream;      // where the work goes: own_stream or the caller's
   cudaStream_t own_stream;
   cudaEvent_t start, stop;
-  gq_csum *d_acc; // GQ_CUDA_ACC_SLOTS accumulators in device memory
-  gq_csum *h_acc; // pinned host copy
+  gq_csum *d_sums; // GQ_KEYS_MAX sums: the Atomic grid level's target
+  gq_csum *h_sums; // pinned host copy
+  struct {
+    const void *kernel;
+    int per_sm;
+  } occupancy[GQ_OCCUPANCY_SLOTS]; // blocks resident per SM, per kernel (launch.cuh)
+  int occupancy_used;
 
-  // Data reductions (array_reduce.cu): one partial per block, the
-  // last-block ticket counter (left at 0 by every launch), and three result
-  // slots, device and pinned host: 0 and 1 for the two chunks a stream has
-  // in flight, 2 for synchronous calls (which may run between them).
-  void *d_partials;   // gq::ARRAY_MAX_BLOCKS x the largest accumulator
-  void *d_lite_partials; // gq::ARRAY_MAX_BLOCKS x GQ_LITE_PART_BYTES, poisoned between launches
-                         //   (the lite accumulators' unfenced last block, last_block.cuh)
+  // The last-block grid levels (engine/grid_levels.cuh): one partial per
+  // block, the ticket counter (left at 0 by every launch), and the result
+  // slots (GQ_SLOT_*), device and pinned host.
+  void *d_partials;   // gq::MAX_BLOCKS x the largest accumulator
+  void *d_lite_partials; // gq::MAX_BLOCKS x GQ_LITE_PART_BYTES, poisoned between launches
+                         //   (the unfenced last block of the lite accumulators)
   unsigned *d_counter;
-  void *d_result;     // 3 x gq_reduce_acc
-  void *h_result;     // 3 x gq_reduce_acc, pinned
+  void *d_result;     // GQ_RESULT_SLOTS x gq_reduce_acc
+  void *h_result;     // GQ_RESULT_SLOTS x gq_reduce_acc, pinned
   void *h_mapped;     // 1 x gq_reduce_acc, pinned and mapped: the full path's and
   void *d_mapped;     //   the one-shot calls' last block writes it over PCIe directly
   unsigned long long *h_done, *d_done; // mapped: the ticket of the last finished full
@@ -56,12 +63,15 @@ struct gq_cuda_state {
   cudaStream_t copy_stream;
   cudaEvent_t copied[2], done[2], copy_start[2], copy_stop[2], kernel_start[2], kernel_stop[2];
   int streaming_ready;
-  gq_mc_state *mc; // NULL until gpuquad mc runs here
 };
+
+// A result slot of this context, in device memory.
+inline void *gq_result_slot(gq_cuda_state *st, int slot)
+{
+  return static_cast<char *>(st->d_result) + (size_t)slot * sizeof(gq_reduce_acc);
+}
 
 // jit.cu: unload the expression kernels of a context.
 void gq_jit_release(gq_cuda_state *st);
-// mc.cu: free the Monte Carlo scratch (buffers, cuRAND generator).
-void gq_mc_release(gq_cuda_state *st);
 
 #endif

@@ -8,7 +8,7 @@
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
 #include "launch_cache.cuh"
-#include "policy.cuh"
+#include "engine/policy.cuh"
 
 extern "C" int gq_cuda_count(void)
 {
@@ -38,19 +38,19 @@ static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen,
   st->stream = st->own_stream;
   GQ_CUDA_TRY(cudaEventCreate(&st->start));
   GQ_CUDA_TRY(cudaEventCreate(&st->stop));
-  GQ_CUDA_TRY(cudaMalloc(&st->d_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
-  GQ_CUDA_TRY(cudaMallocHost(&st->h_acc, GQ_CUDA_ACC_SLOTS * sizeof(gq_csum)));
-  GQ_CUDA_TRY(cudaMalloc(&st->d_partials, gq::ARRAY_MAX_BLOCKS * sizeof(gq_reduce_acc)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_sums, GQ_KEYS_MAX * sizeof(gq_csum)));
+  GQ_CUDA_TRY(cudaMallocHost(&st->h_sums, GQ_KEYS_MAX * sizeof(gq_csum)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_partials, gq::MAX_BLOCKS * sizeof(gq_reduce_acc)));
   {
-    const size_t words = (size_t)gq::ARRAY_MAX_BLOCKS * GQ_LITE_PART_BYTES / 8;
+    const size_t words = (size_t)gq::MAX_BLOCKS * GQ_LITE_PART_BYTES / 8;
     std::vector<unsigned long long> poison(words, GQ_POISON);
     GQ_CUDA_TRY(cudaMalloc(&st->d_lite_partials, words * 8));
     GQ_CUDA_TRY(cudaMemcpy(st->d_lite_partials, poison.data(), words * 8, cudaMemcpyHostToDevice));
   }
   GQ_CUDA_TRY(cudaMalloc(&st->d_counter, sizeof(unsigned)));
   GQ_CUDA_TRY(cudaMemset(st->d_counter, 0, sizeof(unsigned)));
-  GQ_CUDA_TRY(cudaMalloc(&st->d_result, 3 * sizeof(gq_reduce_acc)));
-  GQ_CUDA_TRY(cudaMallocHost(&st->h_result, 3 * sizeof(gq_reduce_acc)));
+  GQ_CUDA_TRY(cudaMalloc(&st->d_result, GQ_RESULT_SLOTS * sizeof(gq_reduce_acc)));
+  GQ_CUDA_TRY(cudaMallocHost(&st->h_result, GQ_RESULT_SLOTS * sizeof(gq_reduce_acc)));
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_mapped, sizeof(gq_reduce_acc), cudaHostAllocMapped));
   GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->d_mapped, st->h_mapped, 0));
   GQ_CUDA_TRY(cudaHostAlloc(&st->h_done, sizeof *st->h_done, cudaHostAllocMapped));
@@ -68,10 +68,9 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
     return;
   cudaSetDevice(st->device);
   gq_jit_release(st);
-  gq_mc_release(st);
   gq_launch_cache_release(st);
-  if (st->d_acc) cudaFree(st->d_acc);
-  if (st->h_acc) cudaFreeHost(st->h_acc);
+  if (st->d_sums) cudaFree(st->d_sums);
+  if (st->h_sums) cudaFreeHost(st->h_sums);
   if (st->d_partials) cudaFree(st->d_partials);
   if (st->d_lite_partials) cudaFree(st->d_lite_partials);
   if (st->d_counter) cudaFree(st->d_counter);

@@ -32,14 +32,12 @@ namespace exact {
 #undef GQ_BUILTIN
 #undef R
 
-// The grid map: index i -> g(x_i), x_i = fma(i, h, a) in double, g in Real.
-template <class Real, class F>
-struct GridMap {
-  double a, h;
-  F f;
-  __device__ __forceinline__ double operator()(double i) const
+// A built-in integrand as the map of a point source: g(x[0]), g computed in
+// the point's Real, the value widened to double.
+template <class F> struct PointMap {
+  template <class Real> __device__ __forceinline__ double operator()(const Real *x) const
   {
-    return static_cast<double>(f(static_cast<Real>(fma(i, h, a))));
+    return static_cast<double>(F()(x[0]));
   }
 };
 

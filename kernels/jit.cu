@@ -1,12 +1,16 @@
 // jit.cu — expression integrands on the GPU.
 //
-// The CUDA source of g (f = scale * g) is generated from the expression's AST
-// (lib/expr: whitelisted names and exact literals only, never the user's
-// text), wrapped in the same engine the built-ins use (transform_reduce.cuh,
-// embedded as strings), compiled by NVRTC for the device's architecture,
-// cached on disk (jit_cache.c), and loaded with the runtime's library API
-// (cudaLibraryLoadData), whose kernels launch like any other.  No libcuda is
-// linked, so gpuquad still starts on machines without a driver.
+// One kind of module for every problem: the CUDA source of g (f = scale * g)
+// generated from the expression's AST (lib/expr: whitelisted names and exact
+// literals only, never the user's text) as the map of a point, twice (fast
+// and exact functions), and the engine's reduce_kernel (engine/kernel.cuh,
+// embedded as strings) instantiated for the problem's kernels by name
+// expressions; compiled by NVRTC for the device's architecture, cached on
+// disk (jit_cache.c), and loaded with the runtime's library API
+// (cudaLibraryLoadData), whose kernels launch like any other, with the same
+// Problem struct the host builds from the same headers.  The grid problems
+// are here; Monte Carlo's are in mc.cu.  No libcuda is linked, so gpuquad
+// still starts on machines without a driver.
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +19,9 @@
 #include <new>
 #include <string>
 
+#include "cuda_check.cuh"
+#include "grid.cuh"
 #include "jit_module.cuh"
-#include "launch.cuh"
-#include "policy.cuh"
 
 #include "../src/lib/jit_cache.h"
 #include "../src/lib/expr/expr.h"
@@ -25,17 +29,6 @@
 extern "C" const int gq_jit_header_count;
 extern "C" const char *const gq_jit_header_names[];
 extern "C" const char *const gq_jit_header_sources[];
-
-namespace {
-
-enum { SCAN_BLOCK = 256 };
-
-// The device Map<FAST> of the generated source has exactly these members.
-struct jit_map {
-  double a, h;
-};
-
-} // namespace
 
 struct gq_jit_module {
   std::string key;     // what was compiled: expression, kind of module, precision
@@ -45,6 +38,8 @@ struct gq_jit_module {
 };
 
 namespace {
+
+enum { FAST = 0, EXACT = 1, SCAN = 2 };
 
 int nvrtc_status(nvrtcResult r, const char *what)
 {
@@ -61,40 +56,54 @@ int nvrtc_status(nvrtcResult r, const char *what)
     }                                                                \
   } while (0)
 
-std::string kernel_name(int fast)
+// The grid kernels of the module: the sum (fast or exact functions), and the
+// scan, for the device's policy row.
+void grid_kernel_names(int cc_major, int precision, std::string want[3])
 {
-  char buf[160];
-  snprintf(buf, sizeof buf, "&gq::transform_csum_kernel<%d, %d, 2, gq_jit::Map<%d> >", gq::GridPolicy::BLOCK,
-           gq::GridPolicy::ITEMS, fast);
-  return buf;
+  gq::with_rows(cc_major, [&](auto rows) {
+    using G = typename decltype(rows)::Grid;
+    const char *real = precision == GQ_PRECISION_FLOAT ? "float" : "double";
+    char buf[320];
+    for (int fast = 0; fast <= 1; fast++) {
+      snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, G::ITEMS);
+      want[fast ? FAST : EXACT] =
+          gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, fast, buf, std::string("gq::GridSource<") + real + ">", "gq::Atomic");
+    }
+    want[SCAN] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, "gq::NonfiniteThread",
+                                     std::string("gq::GridSource<") + real + ">", "gq::LastBlock");
+    return 0;
+  });
 }
 
-std::string scan_name()
-{
-  char buf[160];
-  snprintf(buf, sizeof buf, "&gq::nonfinite_scan_kernel<%d, gq_jit::Map<0> >", (int)SCAN_BLOCK);
-  return buf;
-}
+} // namespace
 
-// The whole translation unit: g twice (fast sqrt and CUDA's), the map, and
-// the engine's kernels instantiated through name expressions.
-int make_source(const gq_grid_sum *p, std::string *src)
+// The one module source of (expression, precision): g twice, in
+// gq_jit::fast (device_math's fast sqrt) and gq_jit::exact (CUDA's), the
+// map of a point Map<FAST>, and every engine header a problem's kernels
+// need.  Problems differ only in the kernels named (grid_kernel_names,
+// mc.cu's), so one generator serves them all.
+int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src)
 {
-  const int use_float = p->precision == GQ_PRECISION_FLOAT;
+  const int use_float = precision == GQ_PRECISION_FLOAT;
   char *g = nullptr;
-  const int status = gq_expr_emit_cuda(p->f->g, "g", use_float, &g);
+  const int status = gq_expr_emit_cuda(f->g, "g", use_float, &g);
   if (status != GQ_SUCCESS)
     return gq_fail(status, "cannot generate CUDA source for the expression");
-  const char *real = use_float ? "float" : "double";
-  *src = std::string("// gpuquad expression kernel (generated)\n"
-                     "#include \"transform_reduce.cuh\"\n"
-                     "#include \"nonfinite_scan.cuh\"\n") +
-         gq::jit_g_namespaces(g) +
+  const std::string real = use_float ? "float" : "double";
+  *src = std::string("// gpuquad expression kernels (generated)\n"
+                     "#include \"kernel.cuh\"\n"
+                     "#include \"grid_source.cuh\"\n"
+                     "#include \"philox_source.cuh\"\n"
+                     "#include \"tile_accumulators.cuh\"\n"
+                     "#include \"device_math.cuh\"\n"
+                     "namespace gq_jit {\n"
+                     "namespace fast {\n"
+                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
+                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
+         g + "}\nnamespace exact {\n" + g + "}\n" +
          "template <int FAST> struct Map {\n"
-         "  double a, h;\n"
-         "  __device__ __forceinline__ double operator()(double i) const {\n"
-         "    const " + real + " x[1] = {static_cast<" + real + ">(fma(i, h, a))};\n"
-         "    return static_cast<double>(FAST ? fast::g(x) : exact::g(x));\n"
+         "  __device__ __forceinline__ " + real + " operator()(const " + real + " *x) const {\n"
+         "    return FAST ? fast::g(x) : exact::g(x);\n"
          "  }\n"
          "};\n"
          "}\n";
@@ -102,17 +111,14 @@ int make_source(const gq_grid_sum *p, std::string *src)
   return GQ_SUCCESS;
 }
 
-} // namespace
-
-// g twice, in gq_jit::fast (device_math's fast sqrt) and gq_jit::exact (CUDA's).
-std::string gq::jit_g_namespaces(const char *g)
+// The name expression of reduce_kernel for a problem of the module (the
+// map is the module's Map<fast>).
+std::string gq::jit_kernel_name(int block, int items, int min_blocks, int fast, const std::string &thread,
+                                const std::string &source, const char *level)
 {
-  return std::string("#include \"device_math.cuh\"\n"
-                     "namespace gq_jit {\n"
-                     "namespace fast {\n"
-                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
-                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
-         g + "}\nnamespace exact {\n" + g + "}\n";
+  char buf[128];
+  snprintf(buf, sizeof buf, "&gq::reduce_kernel<%d, %d, %d, false, gq_jit::Map<%d>, ", block, items, min_blocks, fast);
+  return buf + thread + ", " + source + ", " + level + " >";
 }
 
 // NVRTC: source -> cubin for sm_XY, and the lowered names of the kernels
@@ -272,17 +278,15 @@ cudaKernel_t gq::jit_kernel(const gq_jit_module *m, int k) { return m->kernels[k
 
 namespace {
 
-enum { FAST = 0, EXACT = 1, SCAN = 2 };
-
-// The trapezoid module of (expression, precision).
+// The grid module of (expression, precision).
 int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
 {
-  const std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|float" : "|double");
-  std::string src;
-  const int status = make_source(p, &src);
+  const std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double");
+  std::string src, want[3];
+  const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
-  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
+  grid_kernel_names(st->cc_major, p->precision, want);
   return gq::jit_load(st, key, src, want, 3, out, info);
 }
 
@@ -296,34 +300,30 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   int status = load(st, p, &m, info);
   if (status != GQ_SUCCESS)
     return status;
-  jit_map map{p->a, p->h};
-  const double first = (double)p->first;
-  const long long count = (long long)(p->last - p->first + 1);
-  using P = gq::GridPolicy;
-  status = gq::launch_grid_csum(st, (const void *)m->kernels[FAST], P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
-  if (status != GQ_SUCCESS || gq::sums_finite(sums))
-    return status;
-  // Not finite: again with CUDA's own functions (see grid_sum.cu).
-  const double first_ms = info->ms;
-  status = gq::launch_grid_csum(st, (const void *)m->kernels[EXACT], P::BLOCK, P::ITEMS, first, count, &map, sums, &info->ms);
-  info->ms += first_ms;
-  return status;
+  return gq::with_rows(st->cc_major, [&](auto rows) {
+    using G = typename decltype(rows)::Grid;
+    int s = gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
+    if (s != GQ_SUCCESS || gq::sums_finite(sums))
+      return s;
+    // Not finite: again with CUDA's own functions (see grid_sum.cu).
+    const double first_ms = info->ms;
+    s = gq::grid_sum_launch(st, (const void *)m->kernels[EXACT], G::BLOCK, G::ITEMS, p, sums, &info->ms);
+    info->ms += first_ms;
+    return s;
+  });
 }
 
 extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
 {
   gq_jit_module *m = nullptr;
   gq_grid_info info = {0, 0, GQ_JIT_NONE};
-  int status = load(st, p, &m, &info);
+  const int status = load(st, p, &m, &info);
   if (status != GQ_SUCCESS)
     return status;
-  jit_map map{p->a, p->h};
-  unsigned long long bad = 0, first_bad = 0;
-  status = gq::launch_nonfinite(st, (const void *)m->kernels[SCAN], SCAN_BLOCK, (double)p->first,
-                                (long long)(p->last - p->first + 1), &map, &bad, &first_bad);
-  *count = bad;
-  *first = p->first + first_bad;
-  return status;
+  return gq::with_rows(st->cc_major, [&](auto rows) {
+    using G = typename decltype(rows)::Grid;
+    return gq::grid_nonfinite_launch(st, (const void *)m->kernels[SCAN], G::BLOCK, G::ITEMS, p, count, first);
+  });
 }
 
 void gq_jit_release(gq_cuda_state *st)
@@ -340,15 +340,11 @@ void gq_jit_release(gq_cuda_state *st)
 // of f for sm_<cc>, and report the cubin's size.
 extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size)
 {
-  gq_cuda_state st{};
-  st.cc_major = cc / 10;
-  st.cc_minor = cc % 10;
-  gq_grid_sum p = {f, precision, 0.0, 1.0, 1, 2};
-  std::string src, cubin, names[3];
-  int status = make_source(&p, &src);
-  const std::string want[3] = {kernel_name(1), kernel_name(0), scan_name()};
+  std::string src, cubin, names[3], want[3];
+  int status = gq::jit_module_source(f, precision, &src);
+  grid_kernel_names(cc / 10, precision, want);
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(st.cc_major, st.cc_minor, src, want, 3, &cubin, names);
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

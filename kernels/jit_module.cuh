@@ -1,6 +1,7 @@
-// jit_module.cuh — the NVRTC modules of a context, shared by the kinds of
-// generated kernels (jit.cu: the trapezoid grid; mc.cu: Monte Carlo): one
-// compiler call, one on-disk cache, one list of loaded libraries.
+// jit_module.cuh — the NVRTC modules of a context: one module source per
+// expression and precision, whose kernels each problem names (jit.cu: the
+// grid problems; mc.cu: Monte Carlo); one compiler call, one on-disk cache,
+// one list of loaded libraries.
 #ifndef GQ_JIT_MODULE_CUH
 #define GQ_JIT_MODULE_CUH
 
@@ -26,10 +27,14 @@ int jit_load(gq_cuda_state *st, const std::string &key, const std::string &src, 
 
 cudaKernel_t jit_kernel(const gq_jit_module *m, int k);
 
-// The opening of a generated translation unit: namespace gq_jit { with the
-// emitted g in gq_jit::fast (device_math's fast sqrt) and gq_jit::exact
-// (CUDA's); the caller adds its Map and closes the namespace.
-std::string jit_g_namespaces(const char *g);
+// The module source of f in precision: every problem's kernels are
+// reduce_kernel instantiations over its map gq_jit::Map<FAST>.
+int jit_module_source(const gq_integrand *f, int precision, std::string *src);
+
+// The name expression of reduce_kernel<block, items, min_blocks, false,
+// gq_jit::Map<fast>, thread, source, level>.
+std::string jit_kernel_name(int block, int items, int min_blocks, int fast, const std::string &thread,
+                            const std::string &source, const char *level);
 
 } // namespace gq
 #endif

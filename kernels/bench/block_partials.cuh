@@ -3,7 +3,7 @@
 #ifndef GQB_BLOCK_PARTIALS_CUH
 #define GQB_BLOCK_PARTIALS_CUH
 
-#include "../block_reduce.cuh"
+#include "../engine/block_reduce.cuh"
 #include "thread_reduce.cuh"
 
 namespace gqb {

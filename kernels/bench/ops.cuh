@@ -8,7 +8,7 @@
 #include <climits>
 #include <type_traits>
 
-#include "../warp_reduce.cuh"
+#include "../engine/warp_reduce.cuh"
 
 namespace gqb {
 

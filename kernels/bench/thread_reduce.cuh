@@ -3,8 +3,7 @@
 #ifndef GQB_THREAD_REDUCE_CUH
 #define GQB_THREAD_REDUCE_CUH
 
-#include "../launch.cuh"
-#include "../transform_reduce.cuh"
+#include "../cuda_check.cuh"
 #include "job.cuh"
 
 namespace gqb {
@@ -56,11 +55,18 @@ inline unsigned long long stride_depth(long long n, long long blocks, int block 
   return (unsigned long long)((n + step - 1) / step) + log2_ceil(items) + items + log2_ceil(block);
 }
 
-// Blocks to launch for a grid-stride kernel: as many as stay resident
-// (gq::resident_grid), no more than there are tiles.
+// Blocks to launch for a grid-stride kernel: as many as stay resident, no
+// more than there are tiles.
 template <class Kernel> inline long long resident_blocks(Kernel kernel, int sms, long long n)
 {
-  return gq::resident_grid((const void *)kernel, BLOCK, sms, (n + (long long)BLOCK * ITEMS - 1) / ((long long)BLOCK * ITEMS));
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kernel, BLOCK, 0) != cudaSuccess || per_sm < 1) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  const long long tiles = (n + (long long)BLOCK * ITEMS - 1) / ((long long)BLOCK * ITEMS);
+  const long long grid = (long long)per_sm * sms;
+  return grid < tiles ? grid : tiles < 1 ? 1 : tiles;
 }
 
 // Methods 7 and 8: `kernel` writes one partial per block; a resident grid,

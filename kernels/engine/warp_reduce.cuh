@@ -8,7 +8,7 @@
 #ifndef GQ_WARP_REDUCE_CUH
 #define GQ_WARP_REDUCE_CUH
 
-#include "../src/lib/compensated.h"
+#include "../../src/lib/compensated.h"
 
 namespace gq {
 

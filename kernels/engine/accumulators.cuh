@@ -16,8 +16,9 @@
 
 #include <cstdint>
 
-#include "../src/lib/reduce_acc.h"
+#include "../../src/lib/reduce_acc.h"
 #include "maps.cuh"
+#include "tree.cuh"
 #include "warp_reduce.cuh" // CsumMerge
 
 namespace gq {
@@ -59,7 +60,8 @@ struct DifferenceWithOperands {
 };
 
 struct SumThread {
-  __device__ __forceinline__ void flush() {} // every term is taken as it comes
+  static constexpr int KEYS = 1;
+  template <int N> __device__ __forceinline__ void close() {}
   gq_sum_acc acc = {0, 0, 0, 0, 0.0, 0.0, 0.0, 0};
 
   template <bool CLASSIFY> __device__ __forceinline__ bool skip(double t)
@@ -85,7 +87,7 @@ struct SumThread {
     add_fast(p);
     acc.sum_err += err;
   }
-  template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t, int)
   {
     if (skip<CLASSIFY>(t))
       return;
@@ -96,13 +98,13 @@ struct SumThread {
   }
   // Without the operands (the benches' ExactProduct): an overflowed product
   // counts as an infinite term.
-  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t, int)
   {
     if (skip<CLASSIFY>(t.p))
       return;
     add_fast(t.p, t.err);
   }
-  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductOperands t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductOperands t, uint64_t, int)
   {
     if (!CLASSIFY) {
       add_fast(t.p, t.err);
@@ -119,7 +121,8 @@ struct SumThread {
 };
 
 struct RmsThread {
-  __device__ __forceinline__ void flush() {} // every term is taken as it comes
+  static constexpr int KEYS = 1;
+  template <int N> __device__ __forceinline__ void close() {}
   gq_rms_acc acc = {0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0};
 
   __device__ __forceinline__ void add_fast(double a, double d)
@@ -137,7 +140,7 @@ struct RmsThread {
     acc.n++;
   }
   // Without b (the benches' Difference): an overflowed a - b counts as infinite.
-  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t, int)
   {
     if (CLASSIFY && !(finite(t.d) && finite(t.a))) {
       if (t.d != t.d || t.a != t.a) acc.nan_count++;
@@ -146,7 +149,7 @@ struct RmsThread {
     }
     add_fast(t.a, t.d);
   }
-  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceOperands t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceOperands t, uint64_t, int)
   {
     if (!CLASSIFY)
       add_fast(t.a, t.d);
@@ -272,7 +275,8 @@ struct StatsSums {
 };
 struct StatsThread {
   static constexpr int SETS = GQ_STATS_SETS;
-  __device__ __forceinline__ void flush() {} // every term is taken as it comes
+  static constexpr int KEYS = 1;
+  template <int N> __device__ __forceinline__ void close() {}
   gq_stats_acc acc;                           // the classifying pass's
   double shift = 0.0;                         // K, set by stats_begin
   StatsSums set[SETS];
@@ -311,7 +315,7 @@ struct StatsThread {
       set[SETS - 1] = first;
     }
   }
-  template <bool CLASSIFY> __device__ __forceinline__ void add(double x, uint64_t i)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(double x, uint64_t i, int)
   {
     if (!CLASSIFY)
       add_fast(x, i);
@@ -356,12 +360,8 @@ struct StatsThread {
   }
 };
 
-// What a thread accumulator needs before its first add: nothing, but for the
-// statistics' fast pass, whose shift is the data's first value.
-template <bool CLASSIFY, class Thread, class Source, class Map>
-__device__ __forceinline__ void thread_begin(Thread &, const Source &, const Map &)
-{
-}
+// The statistics' fast pass takes its shift from the data's first value
+// (kernel.cuh's thread_begin).
 template <bool CLASSIFY, class Source, class Map>
 __device__ __forceinline__ void thread_begin(StatsThread &th, const Source &src, const Map &map)
 {
@@ -422,11 +422,12 @@ struct StatsCombine {
 // full accumulators' own (the rms below excepted), so on the same grid the
 // finished sum and dot agree with theirs to the bit.
 struct SumLiteThread {
-  __device__ __forceinline__ void flush() {} // every term is taken as it comes
+  static constexpr int KEYS = 1;
+  template <int N> __device__ __forceinline__ void close() {}
   gq_csum s = {0.0, 0.0};
   // CLASSIFY is ignored: the launcher picks the lite sum only for the fast pass.
-  template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t) { gq_csum_add(&s, t); }
-  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(double t, uint64_t, int) { gq_csum_add(&s, t); }
+  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t, int)
   {
     gq_csum_add(&s, t.p);
     s.c += t.err;
@@ -476,16 +477,18 @@ struct gq_rms_lite {
 // above every number, so a NaN shows in the maximum too — the one-shot call
 // then reruns the full accumulator, which classifies it.
 struct RmsLiteThread {
+  static constexpr int KEYS = 1;
   gq_csum sq_sum = {0.0, 0.0}, ref_sum = {0.0, 0.0}; // the tiles so far
   double sq = 0.0, ref = 0.0;                       // this tile's plain partials
   unsigned long long max_bits = 0;                  // the largest |a - b| so far, as bits
-  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t)
+  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t, int)
   {
     sq = fma(t.d, t.d, sq);
     ref = fma(t.a, t.a, ref);
     const unsigned long long bits = (unsigned long long)__double_as_longlong(t.d) & 0x7fffffffffffffffULL;
     max_bits = bits > max_bits ? bits : max_bits;
   }
+  template <int N> __device__ __forceinline__ void close() { flush(); }
   __device__ __forceinline__ void flush()
   {
     gq_csum_add(&sq_sum, sq);
@@ -521,35 +524,35 @@ struct RmsLiteCombine {
   }
 };
 
-// The one-shot gq_rms_diff (result in mapped host memory) leaves the
-// division and the square roots to the host: the last block writes the
-// totals (sum of squared differences, sum of squared references, max) and
-// the host finishes them with the same gq_rms_values, so the result has the
-// asynchronous form's bits, a few hundred cycles sooner.
-struct RmsTotalsThread : RmsLiteThread {};
-struct RmsTotalsCombine : RmsLiteCombine {
-  __host__ __device__ static void finish(const gq_rms_lite &a, void *out, uint64_t)
-  {
-    double *t = static_cast<double *>(out);
-    t[0] = a.sq;
-    t[1] = a.ref;
-    t[2] = a.max_abs;
-  }
-};
-
-// The kernel whose occupancy sizes a reduction's grid: its own, except that
-// the one-shot rms (totals) is sized as its asynchronous form (finished),
-// so that the two always have the same grid, and so the same bits.
-template <class Thread> struct SizedAs { using type = Thread; };
-template <> struct SizedAs<RmsTotalsThread> { using type = RmsLiteThread; };
-
-template <class Thread> struct CombineOf;
 template <> struct CombineOf<SumThread> { using type = SumCombine; using acc = gq_sum_acc; };
 template <> struct CombineOf<RmsThread> { using type = RmsCombine; using acc = gq_rms_acc; };
 template <> struct CombineOf<SumLiteThread> { using type = SumLiteCombine; using acc = gq_csum; };
 template <> struct CombineOf<RmsLiteThread> { using type = RmsLiteCombine; using acc = gq_rms_lite; };
-template <> struct CombineOf<RmsTotalsThread> { using type = RmsTotalsCombine; using acc = gq_rms_lite; };
 template <> struct CombineOf<StatsThread> { using type = StatsCombine; using acc = gq_stats_acc; };
+
+// The statistics' fast pass sends StatsLite through the trees (above), and
+// only the result is built as a gq_stats_acc — the same merges in the same
+// order as with gq_stats_acc, so the same bits.  GQ_STATS_LITE_TREE=0 puts
+// gq_stats_acc back in the trees (bench/stats_sweep.sh).
+#ifndef GQ_STATS_LITE_TREE
+#define GQ_STATS_LITE_TREE 1
+#endif
+#if GQ_STATS_LITE_TREE
+struct StatsLiteTree {
+  using Combine = StatsLiteCombine;
+  using Partial = StatsLite;
+  using Result = gq_stats_acc;
+  using Finish = StatsCombine;
+  double shift;
+  __device__ __forceinline__ static Partial partial(const StatsThread &th) { return th.lite(); }
+  __device__ __forceinline__ Result result(const Partial &p) const { return p.full(shift); }
+};
+static_assert(sizeof(StatsLite) <= sizeof(gq_stats_acc), "a StatsLite partial fits a gq_stats_acc slot");
+template <> struct TreeOf<StatsThread, false> {
+  using type = StatsLiteTree;
+  __device__ __forceinline__ static type make(const StatsThread &th) { return type{th.shift}; }
+};
+#endif
 
 } // namespace gq
 #endif

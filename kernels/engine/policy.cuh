@@ -1,0 +1,86 @@
+// policy.cuh — launch shapes: one row per kind of work and architecture,
+// with the measurement that chose each.  Grids are sized from the device
+// (blocks resident per multiprocessor x multiprocessors: launch.cuh), never
+// from n alone.  The host picks the row of the device it runs on
+// (with_rows); the JIT names its kernels from the same row.
+//
+// A sweep (bench/policy_sweep.sh, bench/gpu_reduce.sh) builds the library
+// with -DGQ_SWEEP_ROWS: bench/sweep_rows.cuh's rows, whose shapes come from
+// the command line, stand in for these.
+#ifndef GQ_POLICY_CUH
+#define GQ_POLICY_CUH
+
+namespace gq {
+
+template <int BLOCK_, int ITEMS_, int MIN_BLOCKS_ = 1> struct Shape {
+  static constexpr int BLOCK = BLOCK_, ITEMS = ITEMS_, MIN_BLOCKS = MIN_BLOCKS_;
+};
+
+#ifdef GQ_SWEEP_ROWS
+#include "../../bench/sweep_rows.cuh"
+#else
+// sm_90 (H100, H200).
+struct RowsSm90 {
+  // Compute-bound maps over a grid (the trapezoid): no memory traffic, so
+  // what matters is ILP (ITEMS independent evaluations per thread before
+  // they are summed) and enough warps to hide the FP64 pipeline latency.
+  // H200, circle, n = 1e9, median of 20 (bench/policy_sweep.sh, 2026-11-22):
+  // 128x16 0.724 ms, 256x8 0.746, 256x16 0.715, 256x32 0.715, 512x8 0.731,
+  // 512x16 0.692.  512 x 2 keys is also the most warp partials (16 x 2) that
+  // fit one warp.
+  using Grid = Shape<512, 16>;
+
+  // Memory-bound array reductions (sum, dot, rms, stats over device arrays):
+  // what matters is bytes in flight per SM (ITEMS 16-byte vector loads per
+  // array per thread, all issued before any is used) and a grid of resident
+  // blocks only.  Per kind, because the accumulators differ in registers
+  // (StatsThread holds ~30, SumThread ~8).  H200, 2^28 doubles
+  // (BENCHMARKS.md, 2026-11-22): one array, 8 items (128 bytes in flight
+  // per thread; 4 items: 0.958x CUB); two arrays, 4 items (128 bytes).
+  using Sum = Shape<256, 8>;
+  using Dot = Shape<256, 4>;
+  using Rms = Shape<256, 4>;
+  // MIN_BLOCKS goes to __launch_bounds__ of the fast pass only (the
+  // classifying rerun keeps 1).  Two sets of sums (accumulators.cuh) need
+  // MIN_BLOCKS 2 to keep 2 blocks of 256 per SM: 116 / 118 registers,
+  // nothing spilled (bench/stats_sweep.sh, H200, 2026-11-23: 779 us at 2^28,
+  // 16.7 at 2^20).
+  using Stats = Shape<256, 4, 2>;
+  // The lite accumulators (one-shot and asynchronous sum, dot, rms): 8 items
+  // of a dot keep 256 bytes per thread in flight.  512 threads would halve
+  // the partials the last block merges, but the dot kernel took 5.08-5.12 us
+  // against 4.80-4.86 at 256 without a grid level, and 6.12-6.15 against
+  // 5.87-5.89 with it (H200, 2^20, bench/bench_merge.cu).
+  using SumLite = Shape<256, 8>;
+  using DotLite = Shape<256, 8>;
+  using RmsLite = Shape<256, 8>;
+
+  // Monte Carlo: compute-bound (Philox's integer multiplies, then f in
+  // FP64), no memory traffic.  ITEMS Philox quads in flight per thread; one
+  // for D > 4, where the points of a quad alone take 4 D registers per real.
+  // H200, 2^28 samples of sqrt(1-u^2), median of 20 (2026-11-22): quads x
+  // block 1x256 0.540 ms, 2x256 0.490, 2x512 0.468, 4x256 0.452.
+  using Mc = Shape<256, 4>;
+  using McWide = Shape<256, 1>;
+};
+// sm_80 (A100): not measured — no A100 is lent to this project; the sm_90
+// rows, which keep the same bytes in flight per SM on its 108 SMs.  A
+// measurement replaces this line with a row of its own.
+struct RowsSm80 : RowsSm90 {};
+#endif
+
+// f(rows) with the rows of a device of compute capability cc_major.x.
+template <class F> auto with_rows(int cc_major, F f)
+{
+  return cc_major >= 9 ? f(RowsSm90()) : f(RowsSm80());
+}
+
+// The largest grid of the last-block levels: the scratch holds one partial
+// per block (device.cu).
+constexpr int MAX_BLOCKS = 4096;
+// Tried and dropped (H200, 2026-11-22): a 256x1 shape for n <= 2^21 spread
+// 2^20 doubles over more blocks but the last-block merge of ~1000 partials
+// cost more than it gained: 12.6 us against 10.8 us at 2^20.
+
+} // namespace gq
+#endif

@@ -1,0 +1,36 @@
+// grid.cuh — a rule's grid sum as an engine problem, for the built-in
+// integrands (grid_sum.cu, compiled ahead of time) and expressions (jit.cu,
+// NVRTC): the grid source (engine/grid_source.cuh) x the integrand x KEYS
+// compensated sums by index class (TileCsum) x the Atomic level; and the
+// count of points where the integrand is not finite (NonfiniteThread x the
+// last-block level), run after a sum came out NaN or Inf.
+#ifndef GQ_GRID_CUH
+#define GQ_GRID_CUH
+
+#include "cuda_state.cuh"
+#include "engine/policy.cuh"
+
+namespace gq {
+
+// Index classes of a grid sum: key k holds the points whose index is
+// congruent to k modulo GRID_KEYS (what trapezoid.c weighs).
+constexpr int GRID_KEYS = 2;
+
+// The kernels of a grid problem: its sum (fast or exact functions) and its
+// scan, for the launch shape Grid (policy.cuh).
+int grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
+                    gq_csum sums[GRID_KEYS], double *ms);
+int grid_nonfinite_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
+                          uint64_t *count, uint64_t *first);
+
+// The sums of a grid whose map gave NaN or Inf somewhere.
+inline bool sums_finite(const gq_csum sums[GRID_KEYS])
+{
+  double total = 0.0;
+  for (int k = 0; k < GRID_KEYS; k++)
+    total += gq_csum_value(sums[k]);
+  return total - total == 0.0;
+}
+
+} // namespace gq
+#endif
