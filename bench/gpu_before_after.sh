@@ -1,18 +1,19 @@
 #!/bin/sh
-# gpu_trust.sh — issue 13 on the GPU machine: build this tree and the tree
-# before the trust work (.base/base.tar.gz, `git archive` of that commit) side
-# by side, run the whole make check (GPU tests included), compute-sanitizer on
-# every kernel family the fixes touched, and time both builds in the same run.
-#   sh bench/gpu_trust.sh build check    (first call)
-#   sh bench/gpu_trust.sh sanitize bench  (second; rebuilds if the machine is new)
+# gpu_before_after.sh — a change on the GPU machine: build this tree and the
+# tree before it (.base/base.tar.gz, `git archive` of that commit) side by
+# side, run the whole make check (GPU tests included), compute-sanitizer
+# (memcheck, racecheck, synccheck) on every kernel family, and time both
+# builds in the same run.  Used for issue 13 (trust) and issue 14 (engine).
+#   sh bench/gpu_before_after.sh build check    (first call)
+#   sh bench/gpu_before_after.sh sanitize bench  (second; rebuilds if the machine is new)
 # Logs go to $OUT (default ./gpu-out) as one archive; the summary is printed last.
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 steps=${*:-build check sanitize bench}
-L=/tmp/trust-logs
+L=/tmp/ba-logs
 mkdir -p "$L"
-S="$OUT/summary-trust.txt"
+S="$OUT/summary.txt"
 : >"$S"
 say() { echo "$*" | tee -a "$S"; }
 has() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -62,9 +63,14 @@ if has sanitize; then
       say "$tool $tag: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$log" | tail -1)"
     done <<'CASES'
 circle|--f=circle --n=3000001 --quiet
+circle-float|--f=circle --precision=float --n=3000001 --quiet
 expr-float|--f='(x^0)^2+sin(3*x)' --precision=float --n=3000001 --quiet
+expr-nonfinite|--f='1/(x-0.5)' --n=3000001 --quiet
+builtin-nonfinite|--f=circle --a=0 --b=2 --n=3001 --quiet
 huge-sum|--f='1e308+x' --n=100001 --quiet
 mc-fused|mc --f='x1*x2+x3' --dim=3 --n=200000 --no-check
+mc-wide|mc --f='x1+x2+x3+x4+x5+x6' --dim=6 --n=200001 --no-check
+mc-normal-float|mc --f='x1*x1' --dist=normal --precision=float --n=200003 --no-check
 mc-rescale|mc --f='1e300*(x-0.5)' --n=200000 --no-check
 stats-overflow|stats /tmp/big.txt
 stats-text|stats /tmp/mid.txt --check
@@ -73,8 +79,12 @@ dot-gen|dot --gen=uniform --n=1000003 --check
 stats-gen|stats --gen=normal --n=3000001 --check
 CASES
   done
-  compute-sanitizer --tool memcheck --error-exitcode 9 tests/t_reduce_gpu >"$L/san-memcheck-t_reduce_gpu.log" 2>&1
-  say "memcheck tests/t_reduce_gpu: exit $? $(grep -E 'ERROR SUMMARY' "$L/san-memcheck-t_reduce_gpu.log" | tail -1)"
+  for tool in memcheck racecheck synccheck; do # every array path: one-shot, async, stream, classify
+    for t in t_reduce_gpu t_stats_fast_gpu; do
+      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$L/san-$tool-$t.log" 2>&1
+      say "$tool tests/$t: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$L/san-$tool-$t.log" | tail -1)"
+    done
+  done
 fi
 
 if has bench; then
@@ -93,4 +103,4 @@ if has bench; then
     grep -iE "fused" "$L/bench-mc-$side.txt" | tail -2 | tee -a "$S"
   done
 fi
-(cd "$L" && tar czf "$OUT/trust-logs-$(echo "$steps" | tr ' ' '-').tar.gz" .)
+(cd "$L" && tar czf "$OUT/logs-$(echo "$steps" | tr ' ' '-').tar.gz" .)
