@@ -25,10 +25,10 @@ base=/tmp/gq-base
 
 build_both() {
   t0=$(date +%s)
-  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j12 && make -j12 bench && make -j12 check TESTS=; } >"$L/build.log" 2>&1 &
+  { autoreconf -fi && ./configure --with-cuda-arch=sm_90 && make -j12 && { make -k -j12 bench; make -j12 check TESTS=; }; } >"$L/build.log" 2>&1 &
   p1=$!
   { rm -rf "$base" && mkdir -p "$base" && tar xzf .base/base.tar.gz -C "$base" && cd "$base" && autoreconf -fi &&
-    ./configure --with-cuda-arch=sm_90 && make -j4 && make -j4 bench; } >"$L/build-base.log" 2>&1 &
+    ./configure --with-cuda-arch=sm_90 && make -j4 && make -k -j4 bench; } >"$L/build-base.log" 2>&1 &
   p2=$!
   wait $p1; r1=$?
   wait $p2; r2=$?
