@@ -23,7 +23,8 @@ struct gqb_device {
   int *lock;
   void *library_temp;
   size_t library_temp_bytes;
-  void *cublas;
+  void *cublas;              // opened by gqb_device_cublas when method 18 first runs
+  const char *cublas_missing; // ... or why it could not be
 };
 
 namespace {
@@ -204,8 +205,6 @@ static int open_device(gqb_device *dev, int device, size_t max_n, char *err, siz
   DRIVER_TRY(cudaMalloc(&dev->lock, sizeof(int)), "cudaMalloc");
   DRIVER_TRY(cudaMemset(dev->counter, 0, sizeof(unsigned)), "cudaMemset");
   DRIVER_TRY(cudaMemset(dev->lock, 0, sizeof(int)), "cudaMemset");
-  if (Error e = gqb::cublas_open(&dev->cublas))
-    return fail(GQ_ECUDA, err, errlen, "cublasCreate", e);
   return GQ_SUCCESS;
 }
 
@@ -219,6 +218,13 @@ int gqb_device_open(int device, size_t max_n, gqb_device **out, char *err, size_
   }
   *out = dev;
   return status;
+}
+
+const char *gqb_device_cublas(gqb_device *dev)
+{
+  if (!dev->cublas && !dev->cublas_missing)
+    dev->cublas_missing = gqb::cublas_open(&dev->cublas);
+  return dev->cublas_missing;
 }
 
 const char *gqb_device_name(const gqb_device *dev) { return dev->name; }

@@ -108,7 +108,8 @@ Error library_temp_bytes(gqb_type type, gqb_op op, long long n, size_t *bytes);
 // the first bytes (a multiple of 16) of d_in to d_out.
 Error generate(gqb_type type, void *d_x, long long n, int sms, cudaStream_t stream);
 Error copy(const void *d_in, void *d_out, size_t bytes, int sms, cudaStream_t stream);
-// A cuBLAS handle (NULL without cuBLAS), and its release.
+// A cuBLAS handle, cuBLAS loaded on the first call (library.cu); on failure
+// *handle is NULL and the error says why (not installed, not loadable, ...).
 Error cublas_open(void **handle);
 void cublas_close(void *handle);
 

@@ -57,6 +57,9 @@ typedef struct gqb_device gqb_device;
 int gqb_device_open(int device, size_t max_n, gqb_device **dev, char *err, size_t errlen);
 void gqb_device_close(gqb_device *dev);
 const char *gqb_device_name(const gqb_device *dev);
+/* Opens cuBLAS (dlopen) and its handle on the first call, for method 18:
+ * NULL when it runs, else why not (the row is then n/a with that reason). */
+const char *gqb_device_cublas(gqb_device *dev);
 int gqb_device_sms(const gqb_device *dev);
 /* The data buffer (device memory) that gqb_generate filled. */
 const void *gqb_device_data(const gqb_device *dev);

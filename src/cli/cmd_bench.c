@@ -340,6 +340,8 @@ static int bench_size(bench_run *b, gqb_type type, uint64_t n, void *h_data, dou
         return bench_error(EXIT_RUNTIME, "out of memory");
       *r = (bench_row){.method = b->o->methods[j], .type = type, .op = (gqb_op)b->o->ops[k], .n = n, .status = BENCH_NA};
       const char *why = gqb_method_not_applicable(r->method, type, r->op);
+      if (!why && r->method == 18)
+        why = gqb_device_cublas(b->dev);
       if (why) {
         snprintf(r->detail, sizeof r->detail, "%s", why);
       } else if ((status = measure(b, r, &ref, us)) != GQ_SUCCESS) {
