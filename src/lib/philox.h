@@ -101,11 +101,12 @@ GQ_PHILOX_HD float gq_uniform_float(unsigned int w)
  * the same way.  The one definition for the GPU sources and the CPU backend.
  * On the device the angle goes through sincospi(2 u), which reduces the
  * argument exactly; C11 has no sincospi, so the host takes sin and cos of the
- * rounded product theta = 2 pi u.  theta is off by at most about one ulp of
- * itself (<= 2^-50, as theta < 8), so a host normal may differ from the
- * device's by up to about 2^-50 r in absolute terms: a few ulps of z, more
- * ulps only for z much smaller than r; log and sqrt differ by at most one ulp
- * (CUDA's log is within 1 ulp, sqrt is correctly rounded on both). */
+ * rounded product theta = 2 pi u.  theta is off by at most 1.5 2^-50 (the
+ * rounded constant and product, theta < 8), so a host normal may differ from
+ * the device's by below 2^-49 r in absolute terms: a few ulps of z, more ulps
+ * only for z much smaller than r; log and sqrt differ by at most one ulp
+ * (CUDA's log is within 1 ulp, sqrt is correctly rounded on both).  In float
+ * the same holds with 2^-20 r. */
 GQ_PHILOX_HD void gq_box_muller(unsigned int wu, unsigned int wv, double *z0, double *z1)
 {
   const double rad = sqrt(-2.0 * log(gq_uniform_double(wu)));
@@ -135,6 +136,30 @@ GQ_PHILOX_HD void gq_box_muller_float(unsigned int wu, unsigned int wv, float *z
 #endif
   *z0 = rad * c;
   *z1 = rad * s;
+}
+
+/* The four values of one Philox call as --gen draws them (gq_generate, on
+ * both backends): uniforms, or normals from the pairs (w0, w1), (w2, w3). */
+GQ_PHILOX_HD void gq_philox_values(gq_philox4 r, int normal, double v[4])
+{
+  if (normal) {
+    gq_box_muller(r.v[0], r.v[1], &v[0], &v[1]);
+    gq_box_muller(r.v[2], r.v[3], &v[2], &v[3]);
+  } else {
+    for (int l = 0; l < 4; l++)
+      v[l] = gq_uniform_double(r.v[l]);
+  }
+}
+
+GQ_PHILOX_HD void gq_philox_values_float(gq_philox4 r, int normal, float v[4])
+{
+  if (normal) {
+    gq_box_muller_float(r.v[0], r.v[1], &v[0], &v[1]);
+    gq_box_muller_float(r.v[2], r.v[3], &v[2], &v[3]);
+  } else {
+    for (int l = 0; l < 4; l++)
+      v[l] = gq_uniform_float(r.v[l]);
+  }
 }
 
 #endif /* GQ_PHILOX_H */
