@@ -61,7 +61,7 @@ struct gq_cuda_state {
 
 // jit.cu: unload the expression kernels of a context.
 void gq_jit_release(gq_cuda_state *st);
-// mc.cu: free the Monte Carlo scratch (buffers, cuRAND generator).
+// mc.cu: free the Monte Carlo scratch.
 void gq_mc_release(gq_cuda_state *st);
 
 #endif

@@ -492,10 +492,6 @@ int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_
 #define GQ_MC_MAX_N (UINT64_C(1) << 63)
 
 typedef enum { GQ_MC_UNIFORM = 0, GQ_MC_NORMAL = 1 } gq_mc_dist;
-/* fused: Philox generated in registers inside the reduction kernel;
- * host_api: cuRAND's host API fills a device buffer in chunks, then the same
- * reduction reads it (GPU only; kept for comparison). */
-typedef enum { GQ_MC_FUSED = 0, GQ_MC_HOST_API = 1 } gq_mc_method;
 
 /* Where a run stands, after each batch of samples. */
 typedef struct {
@@ -512,7 +508,6 @@ typedef struct {
   gq_mc_dist dist;
   uint64_t n;                    /* samples, 2..GQ_MC_MAX_N                    */
   uint64_t seed;
-  gq_mc_method method;
   gq_precision precision;        /* f in double or float; sums in double      */
   double tol;                    /* > 0: stop once the standard error of the
                                     mean of f is below tol, n being the most
