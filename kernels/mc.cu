@@ -4,8 +4,9 @@
 //
 // The generated source is the emitted g(const Real *x) of D variables (twice:
 // with device_math's fast sqrt and with CUDA's), a Map calling it, and two
-// instantiations of mc_moments_kernel with the Philox source: fast and exact.  As for the trapezoid, a sum that comes out NaN or Inf is
-// done again with the exact functions before it is reported.
+// instantiations of mc_moments_kernel with the Philox source: fast and
+// exact.  As for the trapezoid, a sum that comes out NaN or Inf is done again
+// with the exact functions before it is reported.
 #include <stdio.h>
 #include <string.h>
 
