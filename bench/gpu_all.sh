@@ -23,8 +23,8 @@ grep -E '^(FAIL|ERROR|SKIP):' "$L/check.log" | head -10 | tee -a "$S"
 cat test-suite.log tests/*.log >"$L/test-logs.txt" 2>/dev/null
 
 export GPUQUAD_CACHE_DIR=$(mktemp -d)
-say "---- mc: fused vs host-api, 2^28 samples of sqrt(1-u^2) in double"
-bench/bench_mc 28 20 >"$L/bench-mc.txt" 2>&1; tail -12 "$L/bench-mc.txt" | tee -a "$S"
+say "---- mc: fused vs cuRAND host API + map + CUB, 2^28 samples of sqrt(1-u^2) in double"
+bench/bench_mc_curand 28 20 >"$L/bench-mc.txt" 2>&1; say "bench_mc_curand: exit $?"; tail -12 "$L/bench-mc.txt" | tee -a "$S"
 say "---- data reductions (host-clock medians per synchronous call, result on the host)"
 bench/bench_reduce 20 >"$L/bench-reduce.txt" 2>&1; grep -E "n=2\^(10|20|28)" "$L/bench-reduce.txt" | tee -a "$S"
 say "---- gpuquad bench: production path vs CUB and our classic kernels (CUDA events)"
@@ -34,13 +34,16 @@ say "---- examples"
 for k in 50 10; do examples/jacobi 128 $k 1e-13 2>&1 | tee -a "$S"; done
 say "---- gpuquad mc, the issue's example"
 ./gpuquad mc --f='exp(-(x1^2+x2^2))' --dim=2 --a=-3 --b=3 --n=1e10 2>&1 | tee -a "$S"
-say "---- compute-sanitizer on mc (fused, host-api, normal)"
+say "---- compute-sanitizer on mc (uniform, normal) and --gen"
 for tool in memcheck racecheck synccheck; do
-  for m in "--method=fused" "--method=host-api" "--dist=normal"; do
+  for m in "--dist=uniform" "--dist=normal"; do
     compute-sanitizer --tool $tool --error-exitcode 9 ./gpuquad mc --f='x1*x2+x3' --dim=3 --n=200000 $m --no-check \
       >"$L/san-$tool.log" 2>&1
     say "$tool mc $m: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/san-$tool.log" | head -1)"
   done
+  compute-sanitizer --tool $tool --error-exitcode 9 ./gpuquad stats --gen=normal --n=200003 --device=cuda \
+    >"$L/san-$tool.log" 2>&1
+  say "$tool stats --gen=normal: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/san-$tool.log" | head -1)"
 done
 say "---- circle and JIT (same run)"
 bench/bench_trapezoid 1000000000 20 2>&1 | tail -3 | tee -a "$S"

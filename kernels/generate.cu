@@ -1,10 +1,11 @@
 // generate.cu — vectors generated in device memory for --gen (gq_generate):
-// cuRAND's host API (Philox4_32_10, one generator per call, on the context's
-// stream) for uniform and normal, a grid-stride kernel for linspace.
-#include <curand.h>
-
+// Philox4x32-10 in the layout of philox.h (element i is word i % 4 of the
+// call with counter i / 4, coordinate 0, key seed), the numbers
+// src/lib/cpu/generate.c computes on the host, so a seed gives the same
+// uniforms bit for bit on both backends; a grid-stride kernel for linspace.
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
+#include "../src/lib/philox.h"
 
 namespace {
 
@@ -16,62 +17,52 @@ __global__ void linspace_kernel(T *x, unsigned long long n)
     x[i] = (T)(n > 1 ? (double)i / (double)(n - 1) : 0.0); // as the CPU computes it
 }
 
-int curand_status(curandStatus_t s, const char *what)
+__device__ __forceinline__ void quad_values(gq_philox4 r, bool normal, double v[4])
 {
-  if (s == CURAND_STATUS_SUCCESS)
-    return GQ_SUCCESS;
-  return gq_fail(s == CURAND_STATUS_ALLOCATION_FAILED ? GQ_ENOMEM : GQ_ECUDA, "%s: cuRAND status %d", what, (int)s);
+  gq_philox_values(r, normal, v);
+}
+__device__ __forceinline__ void quad_values(gq_philox4 r, bool normal, float v[4])
+{
+  gq_philox_values_float(r, normal, v);
+}
+
+// One Philox call per thread and quad; a warp's four stores per quad cover
+// 128 consecutive elements, which L2 merges into whole lines.
+template <class T>
+__global__ void philox_kernel(T *x, unsigned long long n, unsigned long long seed, bool normal)
+{
+  const unsigned long long quads = (n + 3) / 4;
+  for (unsigned long long q = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; q < quads;
+       q += (unsigned long long)gridDim.x * blockDim.x) {
+    T v[4];
+    quad_values(gq_philox_quad(q, 0u, seed), normal, v);
+#pragma unroll
+    for (int l = 0; l < 4; l++)
+      if (4 * q + l < n)
+        x[4 * q + l] = v[l];
+  }
 }
 
 } // namespace
 
-#define GQ_CURAND_TRY(call)                                  \
-  do {                                                       \
-    status = curand_status((call), #call);                   \
-    if (status != GQ_SUCCESS)                                \
-      goto done;                                             \
-  } while (0)
-
 extern "C" int gq_cuda_generate(gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
+  const int grid = st->sms * 8;
+  const unsigned long long un = n;
   if (kind == GQ_GEN_LINSPACE) {
-    const int grid = st->sms * 8;
     if (xd)
-      linspace_kernel<<<grid, 256, 0, st->stream>>>(xd, (unsigned long long)n);
+      linspace_kernel<<<grid, 256, 0, st->stream>>>(xd, un);
     else
-      linspace_kernel<<<grid, 256, 0, st->stream>>>(xf, (unsigned long long)n);
-    GQ_CUDA_LAUNCH_CHECK();
-    GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-    return GQ_SUCCESS;
-  }
-  curandGenerator_t gen = nullptr;
-  int status = GQ_SUCCESS;
-  GQ_CURAND_TRY(curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
-  GQ_CURAND_TRY(curandSetStream(gen, st->stream));
-  GQ_CURAND_TRY(curandSetPseudoRandomGeneratorSeed(gen, seed));
-  if (kind == GQ_GEN_UNIFORM) {
-    GQ_CURAND_TRY(xd ? curandGenerateUniformDouble(gen, xd, n) : curandGenerateUniform(gen, xf, n));
-  } else if (n % 2 == 0) { // cuRAND's normal generators fill pairs
-    GQ_CURAND_TRY(xd ? curandGenerateNormalDouble(gen, xd, n, 0.0, 1.0) : curandGenerateNormal(gen, xf, n, 0.0f, 1.0f));
+      linspace_kernel<<<grid, 256, 0, st->stream>>>(xf, un);
   } else {
-    if (n > 1)
-      GQ_CURAND_TRY(xd ? curandGenerateNormalDouble(gen, xd, n - 1, 0.0, 1.0)
-                       : curandGenerateNormal(gen, xf, n - 1, 0.0f, 1.0f));
-    // The last element of an odd length: one more pair into scratch.
-    void *tmp = static_cast<gq_reduce_acc *>(st->d_result) + 2;
-    GQ_CURAND_TRY(xd ? curandGenerateNormalDouble(gen, (double *)tmp, 2, 0.0, 1.0)
-                     : curandGenerateNormal(gen, (float *)tmp, 2, 0.0f, 1.0f));
-    const size_t size = xd ? sizeof(double) : sizeof(float);
-    if (cudaMemcpyAsync(xd ? (void *)(xd + n - 1) : (void *)(xf + n - 1), tmp, size, cudaMemcpyDeviceToDevice,
-                        st->stream) != cudaSuccess)
-      status = gq::cuda_status(cudaGetLastError(), "cudaMemcpyAsync");
+    const bool normal = kind == GQ_GEN_NORMAL;
+    if (xd)
+      philox_kernel<<<grid, 256, 0, st->stream>>>(xd, un, (unsigned long long)seed, normal);
+    else
+      philox_kernel<<<grid, 256, 0, st->stream>>>(xf, un, (unsigned long long)seed, normal);
   }
-done:
-  if (gen)
-    curandDestroyGenerator(gen);
-  if (status != GQ_SUCCESS)
-    return status;
+  GQ_CUDA_LAUNCH_CHECK();
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
   return GQ_SUCCESS;
 }

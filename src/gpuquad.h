@@ -338,10 +338,14 @@ int gq_copy_to(gq_context *ctx, void *dst, const void *host_src, size_t bytes);
 int gq_copy_from(gq_context *ctx, void *host_dst, const void *src, size_t bytes);
 
 /* Generated data, written where the context computes (the data never cross
- * PCIe).  CUDA: cuRAND's Philox4_32_10 generator seeded with seed (uniform:
- * (0, 1]; normal: mean 0, sd 1).  CPU: splitmix64 of (seed, i), uniform
- * (0, 1] from the top 53 bits, normal by Box-Muller on consecutive pairs.
- * linspace: x_i = i / (n - 1) (x_0 = 0 when n = 1), the same on both. */
+ * PCIe), the same numbers on both backends: Philox4x32-10 with key seed,
+ * x_i from word i % 4 of the call with counter i / 4 (the layout of gq_mc,
+ * coordinate 0).  uniform: (w + 1/2) 2^-32 in (0, 1), in float
+ * w 2^-32 + 2^-33 in (0, 1], bit for bit the same on a GPU and the CPU;
+ * normal (mean 0, sd 1): Box-Muller on the word pairs (w0, w1), (w2, w3)
+ * (cos for the first of a pair, sin for the second), which may differ
+ * between GPU and CPU below 2^-49 |x_i| (float: 2^-20) as their sin and cos
+ * do.  linspace: x_i = i / (n - 1) (x_0 = 0 when n = 1). */
 typedef enum { GQ_GEN_UNIFORM = 0, GQ_GEN_NORMAL = 1, GQ_GEN_LINSPACE = 2 } gq_gen_kind;
 int gq_generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *x);
 int gq_generate_f(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, float *x);
@@ -488,10 +492,6 @@ int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_
 #define GQ_MC_MAX_N (UINT64_C(1) << 63)
 
 typedef enum { GQ_MC_UNIFORM = 0, GQ_MC_NORMAL = 1 } gq_mc_dist;
-/* fused: Philox generated in registers inside the reduction kernel;
- * host_api: cuRAND's host API fills a device buffer in chunks, then the same
- * reduction reads it (GPU only; kept for comparison). */
-typedef enum { GQ_MC_FUSED = 0, GQ_MC_HOST_API = 1 } gq_mc_method;
 
 /* Where a run stands, after each batch of samples. */
 typedef struct {
@@ -508,7 +508,6 @@ typedef struct {
   gq_mc_dist dist;
   uint64_t n;                    /* samples, 2..GQ_MC_MAX_N                    */
   uint64_t seed;
-  gq_mc_method method;
   gq_precision precision;        /* f in double or float; sums in double      */
   double tol;                    /* > 0: stop once the standard error of the
                                     mean of f is below tol, n being the most

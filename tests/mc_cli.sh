@@ -58,8 +58,9 @@ mc --f='x1+x3' --dim=2
 check "x3 with --dim=2: exit 2" test "$rc" -eq 2
 mc --n=10
 check "no --f: exit 2" test "$rc" -eq 2
-mc --f=x --method=host-api
-check "host-api on the CPU: exit 2" test "$rc" -eq 2
+expect_usage "--method=host-api: moved to bench/" "bench/bench_mc_curand" mc --f=x --method=host-api
+mc --f=x --n=100 --method=fused
+check "--method=fused still accepted: exit 0" test "$rc" -eq 0
 mc --f='1/(x-x)' --n=100
 check "f NaN: exit 2" test "$rc" -eq 2
 # Issue 13: --tol is reached or said; zero variance passes; no mean is no

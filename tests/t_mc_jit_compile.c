@@ -1,5 +1,5 @@
-/* t_mc_jit_compile.c — NVRTC compiles the Monte Carlo module (fused and
- * buffer kernels, fast and exact) of expressions in 1, 2, 5 and 16
+/* t_mc_jit_compile.c — NVRTC compiles the Monte Carlo module (the fused
+ * kernel, fast and exact) of expressions in 1, 2, 5 and 16
  * dimensions, uniform and normal, double and float, for sm_90.  NVRTC needs
  * no GPU, so this runs wherever CUDA was configured. */
 #include "config.h"

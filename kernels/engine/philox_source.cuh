@@ -38,23 +38,15 @@ template <int D, class Real> struct PhiloxUniform {
   }
 };
 
-// Box-Muller on word pairs (w0, w1) -> samples 0, 1 and (w2, w3) -> 2, 3:
-// radius sqrt(-2 log u), angle 2 pi v, as curand_normal4 pairs its words.
+// Box-Muller (philox.h) on word pairs (w0, w1) -> samples 0, 1 and (w2, w3)
+// -> 2, 3, as curand_normal4 pairs its words.
 __device__ __forceinline__ void box_muller(unsigned int wu, unsigned int wv, double *z0, double *z1)
 {
-  const double rad = sqrt(-2.0 * log(gq_uniform_double(wu)));
-  double s, c;
-  sincospi(2.0 * gq_uniform_double(wv), &s, &c);
-  *z0 = rad * c;
-  *z1 = rad * s;
+  gq_box_muller(wu, wv, z0, z1);
 }
 __device__ __forceinline__ void box_muller(unsigned int wu, unsigned int wv, float *z0, float *z1)
 {
-  const float rad = sqrtf(-2.0f * logf(gq_uniform_float(wu)));
-  float s, c;
-  sincospif(2.0f * gq_uniform_float(wv), &s, &c);
-  *z0 = rad * c;
-  *z1 = rad * s;
+  gq_box_muller_float(wu, wv, z0, z1);
 }
 
 template <int D, class Real> struct PhiloxNormal {

@@ -206,7 +206,7 @@ int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src 
  * normals, g (f = scale * g) at each, shifted sums around `shift` of g. */
 typedef struct {
   const gq_integrand *f; /* an expression (built-ins are parsed from their formula) */
-  int dims, dist, precision, method;
+  int dims, dist, precision;
   double a[GQ_MC_MAX_DIMS], w[GQ_MC_MAX_DIMS]; /* x_d = a_d + w_d u  */
   double shift;          /* K of mc_moments.h, for g             */
   uint64_t seed;

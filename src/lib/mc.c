@@ -33,7 +33,6 @@ int gq_mc_options_init(gq_mc_options *opt)
     opt->b[d] = 1.0;
   opt->dist = GQ_MC_UNIFORM;
   opt->n = 1000000;
-  opt->method = GQ_MC_FUSED;
   opt->precision = GQ_PRECISION_DOUBLE;
   return GQ_SUCCESS;
 }
@@ -65,7 +64,7 @@ double gq_mc_times_volume(double x, double mantissa, int exponent)
   return ldexp(xm * mantissa, k + exponent);
 }
 
-static int validate(const gq_context *ctx, const gq_integrand *f, const gq_mc_options *o)
+static int validate(const gq_integrand *f, const gq_mc_options *o)
 {
   if (o->dims < 1 || o->dims > GQ_MC_MAX_DIMS)
     return gq_fail(GQ_EINVAL, "the dimension must be between 1 and %d (got %d)", GQ_MC_MAX_DIMS, o->dims);
@@ -73,10 +72,6 @@ static int validate(const gq_context *ctx, const gq_integrand *f, const gq_mc_op
     return gq_fail(GQ_EINVAL, "n must be between 2 (a variance needs two samples) and 2^63");
   if (o->dist != GQ_MC_UNIFORM && o->dist != GQ_MC_NORMAL)
     return gq_fail(GQ_EINVAL, "unknown distribution %d", (int)o->dist);
-  if (o->method != GQ_MC_FUSED && o->method != GQ_MC_HOST_API)
-    return gq_fail(GQ_EINVAL, "unknown method %d", (int)o->method);
-  if (o->method == GQ_MC_HOST_API && ctx->backend != GQ_BACKEND_CUDA)
-    return gq_fail(GQ_EUNSUP, "the cuRAND host-API method needs a CUDA device");
   if (o->precision != GQ_PRECISION_DOUBLE && o->precision != GQ_PRECISION_FLOAT)
     return gq_fail(GQ_EINVAL, "unknown precision %d", (int)o->precision);
   if (!(o->tol >= 0.0) || isinf(o->tol))
@@ -146,7 +141,7 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
   r->seed = o->seed;
   r->backend = ctx->backend;
   r->precision = o->precision;
-  int status = validate(ctx, f, o);
+  int status = validate(f, o);
   if (status != GQ_SUCCESS)
     return status;
 
@@ -166,7 +161,6 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
   p.dims = o->dims;
   p.dist = o->dist;
   p.precision = o->precision;
-  p.method = o->method;
   p.seed = o->seed;
   p.blocks = o->blocks;
   for (int d = 0; d < o->dims; d++) {

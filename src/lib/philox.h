@@ -18,6 +18,7 @@
 #define GQ_PHILOX_H
 
 #if !defined(__CUDACC_RTC__)
+#include <math.h>
 #include <string.h>
 #endif
 
@@ -93,6 +94,72 @@ GQ_PHILOX_HD double gq_uniform_double(unsigned int w)
 GQ_PHILOX_HD float gq_uniform_float(unsigned int w)
 {
   return (float)w * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+/* Box-Muller: two words -> two standard normals, radius sqrt(-2 log u(wu)),
+ * angle 2 pi u(wv), z0 = r cos, z1 = r sin; curand_normal4 pairs its words
+ * the same way.  The one definition for the GPU sources and the CPU backend.
+ * On the device the angle goes through sincospi(2 u), which reduces the
+ * argument exactly; C11 has no sincospi, so the host takes sin and cos of the
+ * rounded product theta = 2 pi u.  theta is off by at most 1.5 2^-50 (the
+ * rounded constant and product, theta < 8), so a host normal may differ from
+ * the device's by below 2^-49 r in absolute terms: a few ulps of z, more ulps
+ * only for z much smaller than r; log and sqrt differ by at most one ulp
+ * (CUDA's log is within 1 ulp, sqrt is correctly rounded on both).  In float
+ * the same holds with 2^-20 r. */
+GQ_PHILOX_HD void gq_box_muller(unsigned int wu, unsigned int wv, double *z0, double *z1)
+{
+  const double rad = sqrt(-2.0 * log(gq_uniform_double(wu)));
+  double s, c;
+#if defined(__CUDA_ARCH__)
+  sincospi(2.0 * gq_uniform_double(wv), &s, &c);
+#else
+  const double theta = 6.283185307179586476925286766559 * gq_uniform_double(wv);
+  s = sin(theta);
+  c = cos(theta);
+#endif
+  *z0 = rad * c;
+  *z1 = rad * s;
+}
+
+/* The float version, from gq_uniform_float (so u = 1 gives r = 0). */
+GQ_PHILOX_HD void gq_box_muller_float(unsigned int wu, unsigned int wv, float *z0, float *z1)
+{
+  const float rad = sqrtf(-2.0f * logf(gq_uniform_float(wu)));
+  float s, c;
+#if defined(__CUDA_ARCH__)
+  sincospif(2.0f * gq_uniform_float(wv), &s, &c);
+#else
+  const float theta = 6.28318530717958647692f * gq_uniform_float(wv);
+  s = sinf(theta);
+  c = cosf(theta);
+#endif
+  *z0 = rad * c;
+  *z1 = rad * s;
+}
+
+/* The four values of one Philox call as --gen draws them (gq_generate, on
+ * both backends): uniforms, or normals from the pairs (w0, w1), (w2, w3). */
+GQ_PHILOX_HD void gq_philox_values(gq_philox4 r, int normal, double v[4])
+{
+  if (normal) {
+    gq_box_muller(r.v[0], r.v[1], &v[0], &v[1]);
+    gq_box_muller(r.v[2], r.v[3], &v[2], &v[3]);
+  } else {
+    for (int l = 0; l < 4; l++)
+      v[l] = gq_uniform_double(r.v[l]);
+  }
+}
+
+GQ_PHILOX_HD void gq_philox_values_float(gq_philox4 r, int normal, float v[4])
+{
+  if (normal) {
+    gq_box_muller_float(r.v[0], r.v[1], &v[0], &v[1]);
+    gq_box_muller_float(r.v[2], r.v[3], &v[2], &v[3]);
+  } else {
+    for (int l = 0; l < 4; l++)
+      v[l] = gq_uniform_float(r.v[l]);
+  }
 }
 
 #endif /* GQ_PHILOX_H */

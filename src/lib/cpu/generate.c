@@ -1,54 +1,46 @@
-/* generate.c — the CPU backend's generated vectors (gpuquad.h, gq_generate):
- * a counter-based generator, so every element is computed independently
- * (x_i from (seed, i) alone) and the threads need no shared state.
- *
- * splitmix64 (Steele, Lea and Flood 2014) of seed + i * golden gamma gives 64
- * random bits; uniform is (top 53 bits + 1) * 2^-53, in (0, 1]; normal uses
- * Box-Muller on the uniforms of indices 2j and 2j+1 (cos for x_2j, sin for
- * x_2j+1).  This is not the sequence cuRAND gives on a CUDA context. */
+/* generate.c — the CPU backend's generated vectors (gpuquad.h, gq_generate).
+ * The numbers are those kernels/generate.cu writes on a GPU: Philox4x32-10
+ * in the layout of philox.h (element i is word i % 4 of the call with
+ * counter i / 4, coordinate 0, key seed), uniforms by gq_uniform_double /
+ * gq_uniform_float and normals by gq_box_muller on the word pairs (w0, w1)
+ * and (w2, w3).  A counter-based generator computes every element from
+ * (seed, i) alone, so the threads share no state and the same seed gives
+ * the same uniforms bit for bit on both backends (normals: see
+ * gq_box_muller for the last ulps). */
 #include "config.h"
 
 #include <math.h>
 
 #include "../internal.h"
-
-static uint64_t splitmix64(uint64_t seed, uint64_t i)
-{
-  uint64_t z = seed + (i + 1) * UINT64_C(0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t seed, uint64_t i)
-{
-  return (double)((splitmix64(seed, i) >> 11) + 1) * 0x1p-53;
-}
-
-static double value(gq_gen_kind kind, size_t n, uint64_t seed, size_t i)
-{
-  switch (kind) {
-  case GQ_GEN_LINSPACE:
-    return n > 1 ? (double)i / (double)(n - 1) : 0.0;
-  case GQ_GEN_NORMAL: {
-    const uint64_t j = i & ~(uint64_t)1;
-    const double r = sqrt(-2.0 * log(uniform(seed, j)));
-    const double angle = 6.283185307179586 * uniform(seed, j + 1);
-    return r * (i & 1 ? sin(angle) : cos(angle));
-  }
-  default:
-    return uniform(seed, i);
-  }
-}
+#include "../philox.h"
 
 void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
 {
+  if (kind == GQ_GEN_LINSPACE) {
 #pragma omp parallel for num_threads(gq_cpu_threads()) schedule(static)
-  for (size_t i = 0; i < n; i++) {
-    const double v = value(kind, n, seed, i);
-    if (xd)
-      xd[i] = v;
-    else
-      xf[i] = (float)v;
+    for (size_t i = 0; i < n; i++) {
+      const double v = n > 1 ? (double)i / (double)(n - 1) : 0.0;
+      if (xd)
+        xd[i] = v;
+      else
+        xf[i] = (float)v;
+    }
+    return;
+  }
+  const size_t quads = n / 4 + (n % 4 != 0);
+#pragma omp parallel for num_threads(gq_cpu_threads()) schedule(static)
+  for (size_t q = 0; q < quads; q++) {
+    const size_t first = 4 * q, count = n - first < 4 ? n - first : 4;
+    if (xd) {
+      double v[4];
+      gq_philox_values(gq_philox_quad(q, 0u, seed), kind == GQ_GEN_NORMAL, v);
+      for (size_t l = 0; l < count; l++)
+        xd[first + l] = v[l];
+    } else {
+      float v[4];
+      gq_philox_values_float(gq_philox_quad(q, 0u, seed), kind == GQ_GEN_NORMAL, v);
+      for (size_t l = 0; l < count; l++)
+        xf[first + l] = v[l];
+    }
   }
 }
