@@ -162,6 +162,9 @@ int gq_cpu_array_reduce(const gq_array_reduce *p, gq_reduce_acc *out, double *ms
 int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
 /* Enqueue only; the finished value (a double, or a gq_rms_result) goes to d_finished. */
 int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished);
+/* An empty reduction's result (bytes: whole 8-byte words, at most 64) into
+ * device memory at d_dst, on the context's stream (kernels/identity.cu). */
+int gq_cuda_write_identity(struct gq_cuda_state *st, void *d_dst, const void *value, size_t bytes);
 /* One-shot sum or dot (out: a double) or rms (out: a gq_rms_result), finished
  * on the device without classifying: a NaN or Inf propagates into out. */
 int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, void *out);
