@@ -28,8 +28,6 @@
 #include "array_reduce_kernel.cuh"
 #include "../src/lib/reduce_acc.h"
 
-static_assert(GQ_POISON == gq::POISON_WORD, "one poison for mapped memory and the lite scratch");
-
 namespace {
 
 // Where a launch leaves its result.

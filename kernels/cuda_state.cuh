@@ -10,10 +10,6 @@
 enum { GQ_CUDA_ACC_SLOTS = 8 };
 // Room for the largest lite accumulator's partial (array_reduce.cu checks).
 enum { GQ_LITE_PART_BYTES = 32 };
-// What an unwritten word of mapped memory (and of d_lite_partials) holds: a
-// signalling NaN, which no arithmetic produces (a NaN it makes is quiet) and
-// no count reaches.
-constexpr unsigned long long GQ_POISON = 0x7ff4dead5eed0001ULL;
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
 struct gq_mc_state;   // mc.cu: Monte Carlo scratch, created on first use

@@ -23,6 +23,13 @@
 #define GQ_HD static inline
 #endif
 
+/* What an unwritten word of a partial or a result holds, where a reader
+ * spins until the writer's word arrives (mapped host memory, the lite
+ * partials' scratch, last_block.cuh): a signalling NaN, which no arithmetic
+ * produces (a NaN it makes is quiet) and no count reaches.  One definition
+ * for the host code that poisons and the device code that waits. */
+#define GQ_POISON 0x7ff4dead5eed0001ULL
+
 typedef struct gq_csum {
   double s; /* leading part        */
   double c; /* accumulated errors  */
