@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "data_reference.h"
+#include "check/check.h"
 #include "io/reader.h"
 
 enum { CPU_CHUNK = 1 << 20 }; /* elements per chunk on the CPU backend */
