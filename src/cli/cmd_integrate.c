@@ -158,7 +158,9 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   }
   cli_jit_note(r.jit);
 
-  /* result -> check (the library's verdict: check/check.h) */
+  /* result -> check (the library's verdict: check/check.h).  One not made is
+   * no pass: the estimate is shown, unconfirmed, and the exit status is that
+   * of a failed check. */
   gq_reference ref = {NAN, NAN, NAN, GQ_REFERENCE_EXACT, NAN};
   double tolerance = NAN;
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
