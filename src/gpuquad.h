@@ -381,7 +381,8 @@ int gq_stats_finish(const gq_stats_acc *acc, gq_nan_policy policy, gq_stats_resu
 
 /* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives the identity on every
  * path (one-shot, asynchronous, accumulate, an empty stream) and no backend
- * runs; x and y may then be NULL: a sum or a dot is 0; an rms result has n 0,
+ * runs (for a stream: where the reader knows its length is 0; one that does
+ * not is read until it ends); x and y may then be NULL: a sum or a dot is 0; an rms result has n 0,
  * rms NaN, max_abs 0, relative NaN; statistics are as gq_stats_finish gives
  * them for n = 0 (total 0, sum 0, norms 0, mean/variances/min/max NaN, no
  * argmin/argmax); an accumulate call leaves the accumulator as it was.  (The

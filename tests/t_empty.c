@@ -104,8 +104,9 @@ static void accumulate(void)
   tap_ok(stats_is_identity(&s), "%s: a stats accumulator that saw only n = 0 finishes as the identity", where);
 }
 
-/* An empty raw input: from memory (its length known, 0) or from a pipe
- * that is already closed (its length unknown until read).  An empty text
+/* An empty raw input: from memory (its length known, 0: no backend runs)
+ * or from a pipe that is already closed (its length unknown until read: the
+ * backend reads it and finds nothing).  An empty text
  * input is an error of its own ("no numbers"), not an empty reduction. */
 static gq_reader *empty_reader(int piped, const char *name)
 {
