@@ -383,7 +383,15 @@ int gq_stats_accumulate_f(gq_context *ctx, gq_stats_acc *acc, size_t n, const fl
  * sum 0, norms 0, mean/variances/min/max NaN. */
 int gq_stats_finish(const gq_stats_acc *acc, gq_nan_policy policy, gq_stats_result *s);
 
-/* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives 0 for sums and dots. */
+/* One-shot forms (GQ_NAN_PROPAGATE).  n = 0 gives the identity on every
+ * path (one-shot, asynchronous, accumulate, an empty stream) and no backend
+ * runs (for a stream: where the reader knows its length is 0; one that does
+ * not is read until it ends); x and y may then be NULL: a sum or a dot is 0; an rms result has n 0,
+ * rms NaN, max_abs 0, relative NaN; statistics are as gq_stats_finish gives
+ * them for n = 0 (total 0, sum 0, norms 0, mean/variances/min/max NaN, no
+ * argmin/argmax); an accumulate call leaves the accumulator as it was.  (The
+ * n of gq_integrate_trapezoid and gq_mc_mean counts a rule's intervals or
+ * samples, not data: they need n >= 1 and n >= 2.) */
 int gq_sum(gq_context *ctx, size_t n, const double *x, double *result);
 #define GQ_HAVE_SUM 1 /* gpuquad bench times gq_sum as the production path */
 
@@ -392,7 +400,9 @@ int gq_sum(gq_context *ctx, size_t n, const double *x, double *result);
  * gq_context_set_stream) and leave the finished result in device memory at
  * d_result; nothing is copied back and nothing waits.  One kernel launch, no
  * allocation, no memset.  NaN and Inf propagate through the arithmetic (no
- * classifying pass).  Calls on one context run in stream order; the context
+ * classifying pass).  n = 0 writes the one-shot form's result for no
+ * elements (see above) in place of the reduction, still on the stream and
+ * in stream order.  Calls on one context run in stream order; the context
  * scratch is reused, so do not run two at once on different streams of one
  * context.  GQ_EUNSUP on a CPU context. */
 int gq_sum_async(gq_context *ctx, size_t n, const double *x, double *d_result);

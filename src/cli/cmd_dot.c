@@ -1,5 +1,5 @@
 /* cmd_dot.c — `gpuquad dot A B`: sum a_i b_i, checked against long double
- * sums of the same chunks (data_reference.h). */
+ * sums of the same chunks (the library's check module, check/check.h). */
 #include "config.h"
 
 #include <float.h>
@@ -40,14 +40,11 @@ int cmd_dot(int argc, char **argv, int first, double t0)
   const double abs_sum = fmax(ldexp(acc.sum.abs_sum, (int)acc.sum.scale), fabs(dot));
   const int clean = run.nan == GQ_NAN_OMIT || acc.sum.nan_count + acc.sum.posinf_count + acc.sum.neginf_count == 0;
   const int overflow = clean && isinf(dot) && vec_overflow_note("the dot product");
-  /* The reference (data_reference.h): long double sums fed in the same pass,
-   * within gamma_n(2^-64) sum|a_i b_i|; ours within 2 ulp. */
   gq_ref_dot ref = {NAN, NAN, NAN, 0};
-  int passed = 1;
-  if (o.check) {
-    gq_data_ref_dot(&run.ref, run.nan, &ref);
-    passed = vec_agree(dot, ref.value, ref.tol);
-  }
+  gq_check_outcome check = {GQ_CHECK_PASSED, 0, ""};
+  if (o.check)
+    gq_check_dot(&run.ref, run.nan, dot, &ref, &check);
+  const int passed = check.verdict == GQ_CHECK_PASSED;
   if (o.json) {
     json_writer w;
     json_begin(&w, stdout);
@@ -91,11 +88,7 @@ int cmd_dot(int argc, char **argv, int first, double t0)
     vec_print_footer(&run, ctx);
   }
   if (!passed)
-    rc = isfinite(ref.tol) || !isfinite(dot)
-             ? cli_error(EXIT_CHECK, "check failed: dot %.17g, reference %.17g, tolerance %.3g", dot, ref.value, ref.tol)
-             : cli_error(EXIT_CHECK, "check could not be made: the reference's error bound (sum |a*b| times its "
-                                     "rounding) is beyond the double range, so it cannot vouch for %.17g",
-                         dot);
+    rc = cli_error(EXIT_CHECK, "%s", check.message);
 out:
   gq_context_free(ctx);
   return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
 
 void usage_integrate(FILE *out)
@@ -157,30 +158,21 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   }
   cli_jit_note(r.jit);
 
-  /* result -> check.  A check that cannot be made (no reference: f has no
-   * integral, or GSL cannot compute it) is not a pass: the estimate is shown,
-   * unconfirmed, and the exit status is that of a failed check. */
+  /* result -> check (the library's verdict: check/check.h).  One not made is
+   * no pass: the estimate is shown, unconfirmed, and the exit status is that
+   * of a failed check. */
   gq_reference ref = {NAN, NAN, NAN, GQ_REFERENCE_EXACT, NAN};
   double tolerance = NAN;
-  int checked = 0, passed = 1, has_reference = 0;
-  char check_message[512] = "";
+  gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   if (check) {
-    status = gq_integrate_reference(f, a, b, &ref);
-    if (status == GQ_ENOMEM || status == GQ_ECUDA) {
+    status = gq_check_trapezoid(f, a, b, &r, precision, &ref, &tolerance, &outcome);
+    if (status != GQ_SUCCESS) {
       rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
       gq_context_free(ctx);
       return rc;
     }
-    checked = 1;
-    has_reference = status == GQ_SUCCESS;
-    if (has_reference)
-      status = gq_trapezoid_check(&r, precision, &ref, &tolerance);
-    passed = status == GQ_SUCCESS;
-    if (!passed)
-      snprintf(check_message, sizeof check_message, "%s%s",
-               has_reference && isfinite(tolerance) ? "check failed: " : "check could not be made: ",
-               gq_last_error());
   }
+  const int passed = outcome.verdict == GQ_CHECK_PASSED;
   const double wall_ms = cli_wall_ms() - o->t_start_ms;
   const double pps = r.kernel_ms > 0 ? (double)(n + 1) / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
@@ -202,16 +194,16 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     json_number(&w, "estimate", r.result);
     json_number(&w, "coarse_estimate", r.coarse);
     json_number(&w, "error_estimate", r.abserr);
-    if (checked && has_reference) {
+    if (check && outcome.has_reference) {
       json_number(&w, "reference", ref.value);
       json_number(&w, "reference_error", ref.abserr);
       json_string(&w, "reference_method", ref_method);
       json_number(&w, "difference", r.result - ref.value);
       json_number(&w, "tolerance", tolerance);
     }
-    json_string(&w, "check", !checked ? "skipped" : passed ? "passed" : isfinite(tolerance) ? "failed" : "not made");
+    json_string(&w, "check", check ? gq_check_name(outcome.verdict) : "skipped");
     if (!passed)
-      json_string(&w, "check_message", check_message);
+      json_string(&w, "check_message", outcome.message);
     json_string(&w, "backend", backend);
     json_string(&w, "device", gq_context_device_name(ctx));
     json_number(&w, "kernel_ms", r.kernel_ms);
@@ -227,11 +219,11 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
            gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, precision_text);
     printf("  estimate     %.17g\n", r.result);
     printf("  error est.   %.3g  (|T(h) - T(2h)|/3, same pass)\n", r.abserr);
-    if (checked && has_reference && isfinite(tolerance)) {
+    if (check && outcome.verdict != GQ_CHECK_NOT_MADE) {
       printf("  reference    %.17g  (%s, +/- %.2g)\n", ref.value, ref_method, ref.abserr);
       printf("  difference   %.3g  (tolerance %.3g): %s\n", r.result - ref.value, tolerance,
              passed ? "ok" : "FAILED");
-    } else if (checked) {
+    } else if (check) {
       printf("  reference    none: the check could not be made (see stderr)\n");
     }
     if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
@@ -247,7 +239,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   }
   gq_context_free(ctx);
   if (!passed) {
-    fprintf(stderr, "gpuquad: %s\n", check_message);
+    fprintf(stderr, "gpuquad: %s\n", outcome.message);
     return EXIT_CHECK;
   }
   return EXIT_OK;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
 
 void usage_mc(FILE *out)
@@ -271,41 +272,21 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   }
   cli_jit_note(r.jit);
 
-  /* result -> check.  A check that cannot be made (no reference: f has no
-   * mean or an infinite variance, or GSL fails) is not a pass. */
+  /* result -> check (the library's verdict: check/check.h), always against
+   * an exact value given, against GSL with --check */
   gq_mc_reference ref = {NAN, NAN, NAN, 0, GQ_MC_REFERENCE_EXACT};
   double z = NAN;
-  int checked = 0, passed = 1, has_reference = 1;
-  char check_message[512] = "";
-  if (has_exact) {
-    ref.value = exact;
-    ref.se = 0.0;
-    /* an exact value is no check of a standard error that means nothing */
-    status = gq_mc_moments_exist(f, &opt);
-    if (status == GQ_ENOMEM) {
+  const int checked = has_exact || o->check;
+  gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
+  if (checked) {
+    status = gq_check_mc(f, &opt, &r, has_exact ? &exact : NULL, &ref, &z, &outcome);
+    if (status != GQ_SUCCESS) {
       rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
       gq_context_free(ctx);
       return rc;
     }
-    has_reference = status == GQ_SUCCESS;
-  } else if (o->check) {
-    status = gq_mc_reference_gsl(f, &opt, &ref);
-    if (status == GQ_ENOMEM || status == GQ_ECUDA) {
-      rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
-      gq_context_free(ctx);
-      return rc;
-    }
-    has_reference = status == GQ_SUCCESS;
   }
-  if (has_exact || o->check) {
-    checked = 1;
-    if (has_reference)
-      status = gq_mc_check(&r, &ref, &z);
-    passed = status == GQ_SUCCESS;
-    if (!passed)
-      snprintf(check_message, sizeof check_message, "%s%s",
-               has_reference && isfinite(z) ? "check failed: " : "check could not be made: ", gq_last_error());
-  }
+  const int passed = outcome.verdict == GQ_CHECK_PASSED;
   const int tol_missed = opt.tol > 0.0 && !r.stopped_by_tol;
   const char *ref_method = ref.method == GQ_MC_REFERENCE_VEGAS  ? "gsl_monte_vegas"
                            : ref.method == GQ_MC_REFERENCE_PLAIN ? "gsl_monte_plain_mt19937"
@@ -348,16 +329,16 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
       json_number(&w, "tol", opt.tol);
       json_bool(&w, "tol_reached", !tol_missed);
     }
-    if (checked && has_reference) {
+    if (checked && outcome.has_reference) {
       json_number(&w, "reference", ref.value);
       json_number(&w, "reference_stderr", ref.se);
       json_string(&w, "reference_method", ref_method);
       json_number(&w, "z", z);
       json_number(&w, "z_threshold", GQ_MC_CHECK_Z);
     }
-    json_string(&w, "check", !checked ? "skipped" : passed ? "passed" : isfinite(z) ? "failed" : "not made");
+    json_string(&w, "check", checked ? gq_check_name(outcome.verdict) : "skipped");
     if (!passed)
-      json_string(&w, "check_message", check_message);
+      json_string(&w, "check_message", outcome.message);
     json_string(&w, "backend", backend);
     json_string(&w, "device", gq_context_device_name(ctx));
     json_number(&w, "kernel_ms", r.kernel_ms);
@@ -377,7 +358,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     printf("  std. error   %.6g\n", r.se);
     printf("  95%% CI       [%.17g, %.17g]\n", r.ci_low, r.ci_high);
     printf("  integral     %.17g  (volume %.6g x mean, +/- %.3g)\n", r.integral, r.volume, r.integral_se);
-    if (checked && has_reference && isfinite(z)) {
+    if (checked && outcome.verdict != GQ_CHECK_NOT_MADE) {
       printf("  reference    %.17g  (%s, +/- %.2g)\n", ref.value, ref_method, ref.se);
       printf("  z-score      %.3f  (threshold %g): %s\n", z, GQ_MC_CHECK_Z, passed ? "ok" : "FAILED");
     } else if (checked) {
@@ -402,6 +383,6 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
             "allowed (raise --n)\n",
             o->tol_text, r.se, (unsigned long long)r.n);
   if (!passed)
-    fprintf(stderr, "gpuquad: %s\n", check_message);
+    fprintf(stderr, "gpuquad: %s\n", outcome.message);
   return tol_missed || !passed ? EXIT_CHECK : EXIT_OK;
 }

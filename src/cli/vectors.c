@@ -317,17 +317,6 @@ void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
   json_number(w, "wall_ms", cli_wall_ms() - run->t0);
 }
 
-int vec_agree(double value, double reference, double tol)
-{
-  if (isnan(value) || isnan(reference))
-    return isnan(value) && isnan(reference);
-  if (isinf(value) || isinf(reference))
-    return value == reference;
-  /* A tolerance beyond the double range (sum|a*b| of 1e400 around a dot of
-   * 0) vouches for nothing: that check cannot be made, and is no pass. */
-  return isfinite(tol) && fabs(value - reference) <= tol;
-}
-
 int vec_overflow_note(const char *names)
 {
   if (!*names)

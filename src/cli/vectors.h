@@ -6,7 +6,7 @@
 #define GQ_CLI_VECTORS_H
 
 #include "cli.h"
-#include "lib/data_reference.h" /* the --check reference (libgpuquad) */
+#include "lib/check/check.h" /* the --check reference and verdict (libgpuquad) */
 #include "lib/io/reader.h" /* the library's streaming reader (libgpuquad) */
 
 typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
@@ -61,11 +61,6 @@ int vec_nan_report(const vec_run *run, int check, int finish_status, uint64_t ke
  * whole run's, up to the call). */
 void vec_print_footer(const vec_run *run, gq_context *ctx);
 void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx);
-
-/* Compare under the check: NaN matches NaN (a statistic undefined on both
- * sides), infinities must be equal, finite values within tol.  Returns 1
- * when they agree. */
-int vec_agree(double value, double reference, double tol);
 
 /* An infinite result from finite data (or under --nan=omit) is an overflow:
  * the true value exceeds DBL_MAX.  Prints the note on stderr naming what

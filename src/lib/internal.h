@@ -162,6 +162,9 @@ int gq_cpu_array_reduce(const gq_array_reduce *p, gq_reduce_acc *out, double *ms
 int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_reduce_acc *out, double *ms);
 /* Enqueue only; the finished value (a double, or a gq_rms_result) goes to d_finished. */
 int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void *d_finished);
+/* An empty reduction's result (bytes: whole 8-byte words, at most 64) into
+ * device memory at d_dst, on the context's stream (kernels/identity.cu). */
+int gq_cuda_write_identity(struct gq_cuda_state *st, void *d_dst, const void *value, size_t bytes);
 /* One-shot sum or dot (out: a double) or rms (out: a gq_rms_result), finished
  * on the device without classifying: a NaN or Inf propagates into out. */
 int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, void *out);
@@ -190,7 +193,7 @@ typedef struct {
   uint64_t delivered; /* elements so far, per input                       */
   double bytes;       /* bytes read                                       */
   double read_ms;
-  struct gq_data_ref_ *observer; /* NULL, or fed every chunk (data_reference.h) */
+  struct gq_data_ref_ *observer; /* NULL, or fed every chunk (check/check.h) */
 } gq_stream_src;
 /* Elements per chunk (per input) when streaming to a CUDA device: 64 MiB of
  * f64, large enough that a chunk's copy and kernel dwarf their launch costs. */
@@ -219,13 +222,13 @@ typedef struct {
 void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x);
 int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
 int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
-/* reference.c: the integral of (|f| / norm)^power over [lo, hi], or its mean
+/* check/integral.c: the integral of (|f| / norm)^power over [lo, hi], or its mean
  * under the standard normal density (line != 0), by QAGS/QAGI; GQ_EDOM with
- * GSL's verdict in words when it does not converge (mc_check.c, for f's mean
+ * GSL's verdict in words when it does not converge (check/vegas.c, for f's mean
  * and variance). */
 int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
                   double *value);
-/* reference.c: the power of two to divide a huge f by before GSL integrates
+/* check/integral.c: the power of two to divide a huge f by before GSL integrates
  * it (1 for an f of ordinary size); gq_abs_moment's norm. */
 double gq_size_norm(const gq_integrand *f, int line, double lo, double hi);
 /* mc.c: the volume of a box (the product of its widths) as mantissa * 2^exponent,

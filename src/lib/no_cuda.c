@@ -76,6 +76,12 @@ int gq_cuda_array_async(struct gq_cuda_state *st, const gq_array_reduce *p, void
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 
+int gq_cuda_write_identity(struct gq_cuda_state *st, void *d_dst, const void *value, size_t bytes)
+{
+  (void)st; (void)d_dst; (void)value; (void)bytes;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
 int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, void *out)
 {
   (void)st; (void)p; (void)out;

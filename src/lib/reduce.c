@@ -428,14 +428,31 @@ int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s)
 }
 
 /* ---- asynchronous forms (CUDA contexts only) ------------------------------ */
+/* n = 0: the one-shot form's result for no elements (0 for a sum or a dot;
+ * rms NaN, max_abs 0, relative NaN), written on the context's stream in
+ * place of a reduction, so that it still arrives in stream order. */
+static int async_identity(gq_context *ctx, gq_reduce_kind kind, void *d_result)
+{
+  if (kind == GQ_REDUCE_RMS) {
+    gq_rms_acc none;
+    gq_rms_acc_zero(&none);
+    gq_rms_result r;
+    gq_rms_finish(&none, GQ_NAN_PROPAGATE, &r);
+    return gq_cuda_write_identity(ctx->cuda, d_result, &r, sizeof r);
+  }
+  const double zero = 0.0;
+  return gq_cuda_write_identity(ctx->cuda, d_result, &zero, sizeof zero);
+}
+
 static int run_async(gq_context *ctx, gq_reduce_kind kind, size_t n, const void *x, const void *y, void *d_result)
 {
-  if (!ctx || !x || !d_result || (kind != GQ_REDUCE_SUM && !y))
+  /* As for the one-shot forms, the inputs of an empty reduction may be NULL. */
+  if (!ctx || !d_result || (n > 0 && (!x || (kind != GQ_REDUCE_SUM && !y))))
     return gq_fail(GQ_EINVAL, "asynchronous reduction: NULL argument");
   if (ctx->backend != GQ_BACKEND_CUDA)
     return gq_fail(GQ_EUNSUP, "the asynchronous reductions need a CUDA context");
   if (n == 0)
-    return gq_fail(GQ_EINVAL, "asynchronous reduction of 0 elements");
+    return async_identity(ctx, kind, d_result);
   if (gq_check_span("asynchronous reduction", "x", x, n, sizeof(double)) != GQ_SUCCESS ||
       (y && gq_check_span("asynchronous reduction", "y", y, n, sizeof(double)) != GQ_SUCCESS))
     return GQ_EINVAL;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "data_reference.h"
+#include "check/check.h"
 #include "io/reader.h"
 
 enum { CPU_CHUNK = 1 << 20 }; /* elements per chunk on the CPU backend */
@@ -143,7 +143,11 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   gq_stream_src src;
   int status = gq_stream_src_init(&src, x, y, ctx->backend == GQ_BACKEND_CUDA ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK);
   src.observer = observer;
-  if (status == GQ_SUCCESS) {
+  /* Inputs whose length is known to be 0 (npy, raw from a file or memory)
+   * give the identity (acc as it was) without a backend: nothing to stage,
+   * copy or launch.  Others are read until they end, as always. */
+  const int known_empty = gq_reader_length(x) == 0 && (!y || gq_reader_length(y) == 0);
+  if (status == GQ_SUCCESS && !known_empty) {
     if (ctx->backend == GQ_BACKEND_CUDA)
       status = gq_cuda_stream(ctx->cuda, kind, &src, acc, info);
     else

@@ -1,4 +1,4 @@
-/* reference.c — reference integrals from GSL and the trapezoid check.
+/* integral.c — reference integrals from GSL and the trapezoid check.
  *
  * A reference is only as good as GSL's verdict on it, so every status of
  * gsl_integration_qags is read.  The integral of |f| comes first: f has an
@@ -18,7 +18,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 
-#include "internal.h"
+#include "../internal.h"
+#include "check.h"
 
 /* QAGS's error estimate for the integral of |f| may be at most this fraction
  * of it: ∫|f| sets the scale of rounding errors and bounds the tolerance, so
@@ -242,4 +243,20 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
                    diff, tol, GQ_CHECK_SAFETY, GQ_CHECK_SAFETY * r->difference, GQ_CHECK_MAX_FRACTION,
                    ref->l1norm);
   return gq_fail(GQ_ECHECK, "|estimate - reference| = %.3g exceeds the tolerance %.3g", diff, tol);
+}
+
+/* A check that cannot be made (no reference: f has no integral, or GSL
+ * cannot compute it; or one too uncertain to decide) is no pass. */
+int gq_check_trapezoid(const gq_integrand *f, double a, double b, const gq_trapezoid_result *r,
+                       gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out)
+{
+  *tolerance = NAN;
+  int status = gq_integrate_reference(f, a, b, ref);
+  if (status == GQ_ENOMEM || status == GQ_ECUDA)
+    return status;
+  const int has_reference = status == GQ_SUCCESS;
+  if (has_reference)
+    status = gq_trapezoid_check(r, precision, ref, tolerance);
+  gq_check_conclude(out, has_reference, status, *tolerance);
+  return GQ_SUCCESS;
 }

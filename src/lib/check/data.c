@@ -1,12 +1,15 @@
-/* data_reference.c — the host reference of the data reductions, one chunk at
- * a time (data_reference.h says why it is built this way). */
+/* data.c — the host reference of the data reductions, one chunk at a time
+ * (check.h says why it is built this way), and the checks of dot, rms and
+ * stats against it. */
 #include "config.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "data_reference.h"
+#include <stdio.h>
+
+#include "check.h"
 
 static const double U = DBL_EPSILON / 2;         /* ours: a double's unit roundoff */
 static const long double UL = LDBL_EPSILON / 2;  /* the reference's                */
@@ -125,7 +128,7 @@ void gq_data_ref_feed(gq_data_ref *r, const void *x, const void *y, size_t n, in
   r->seen += n;
 }
 
-void gq_data_ref_dot(const gq_data_ref *r, gq_nan_policy policy, gq_ref_dot *out)
+static void reference_dot(const gq_data_ref *r, gq_nan_policy policy, gq_ref_dot *out)
 {
   out->n = r->n;
   out->value = (double)r->sum;
@@ -137,7 +140,7 @@ void gq_data_ref_dot(const gq_data_ref *r, gq_nan_policy policy, gq_ref_dot *out
   out->tol = (double)(((long double)r->n + 2) * UL * r->abs_sum) + 2 * U * fabs(out->value);
 }
 
-void gq_data_ref_rms(const gq_data_ref *r, gq_nan_policy policy, gq_ref_rms *out)
+static void reference_rms(const gq_data_ref *r, gq_nan_policy policy, gq_ref_rms *out)
 {
   gq_rms_result *g = &out->r;
   g->n = r->n;
@@ -156,7 +159,7 @@ void gq_data_ref_rms(const gq_data_ref *r, gq_nan_policy policy, gq_ref_rms *out
   out->tol_relative = (8 * U + 2 * rel) * fabs(g->relative);
 }
 
-void gq_data_ref_stats(const gq_data_ref *r, gq_ref_stats *out)
+static void reference_stats(const gq_data_ref *r, gq_ref_stats *out)
 {
   gq_stats_result *g = &out->r;
   memset(g, 0, sizeof *g);
@@ -199,4 +202,72 @@ void gq_data_ref_stats(const gq_data_ref *r, gq_ref_stats *out)
   out->tol_sd = (double)(8 * gn) * sd + 2 * U * sd;
   out->tol_l1 = (double)gn * g->l1 + 2 * U * g->l1;
   out->tol_l2 = (double)gn * g->l2 + 4 * U * g->l2;
+}
+
+/* NaN agrees with NaN only (undefined on both sides), an infinity with the
+ * same infinity, finite values within tol. */
+static int agree(double value, double reference, double tol)
+{
+  if (isnan(value) || isnan(reference))
+    return isnan(value) && isnan(reference);
+  if (isinf(value) || isinf(reference))
+    return value == reference;
+  /* A tolerance beyond the double range (sum|a*b| of 1e400 around a dot of
+   * 0) vouches for nothing: that check cannot be made, and is no pass. */
+  return isfinite(tol) && fabs(value - reference) <= tol;
+}
+
+/* long double sums fed in the same pass, within gamma_n(2^-64) sum|a_i b_i|;
+ * ours within 2 ulp */
+void gq_check_dot(const gq_data_ref *r, gq_nan_policy policy, double dot, gq_ref_dot *ref, gq_check_outcome *out)
+{
+  reference_dot(r, policy, ref);
+  gq_check_conclude(out, 1, GQ_SUCCESS, 0.0);
+  if (agree(dot, ref->value, ref->tol))
+    return;
+  if (isfinite(ref->tol) || !isfinite(dot)) {
+    out->verdict = GQ_CHECK_FAILED;
+    snprintf(out->message, sizeof out->message, "check failed: dot %.17g, reference %.17g, tolerance %.3g", dot,
+             ref->value, ref->tol);
+  } else {
+    out->verdict = GQ_CHECK_NOT_MADE;
+    snprintf(out->message, sizeof out->message,
+             "check could not be made: the reference's error bound (sum |a*b| times its rounding) is beyond the "
+             "double range, so it cannot vouch for %.17g",
+             dot);
+  }
+}
+
+/* The maximum is exact on both sides (one IEEE subtraction). */
+void gq_check_rms(const gq_data_ref *r, gq_nan_policy policy, const gq_rms_result *got, gq_ref_rms *ref,
+                  gq_check_outcome *out)
+{
+  reference_rms(r, policy, ref);
+  gq_check_conclude(out, 1, GQ_SUCCESS, 0.0);
+  if (agree(got->rms, ref->r.rms, ref->tol_rms) && agree(got->relative, ref->r.relative, ref->tol_relative) &&
+      agree(got->max_abs, ref->r.max_abs, 0.0))
+    return;
+  out->verdict = GQ_CHECK_FAILED;
+  snprintf(out->message, sizeof out->message,
+           "check failed: rms %.17g vs %.17g, relative %.17g vs %.17g, max %.17g vs %.17g", got->rms, ref->r.rms,
+           got->relative, ref->r.relative, got->max_abs, ref->r.max_abs);
+}
+
+/* Min, max, their indices and Linf are exact. */
+void gq_check_stats(const gq_data_ref *r, const gq_stats_result *got, gq_ref_stats *ref, gq_check_outcome *out)
+{
+  reference_stats(r, ref);
+  gq_check_conclude(out, 1, GQ_SUCCESS, 0.0);
+  const gq_stats_result *e = &ref->r;
+  if (got->n == e->n && agree(got->sum, e->sum, ref->tol_sum) && agree(got->mean, e->mean, ref->tol_mean) &&
+      agree(got->var_sample, e->var_sample, ref->tol_var) &&
+      agree(got->var_population, e->var_population, ref->tol_var) &&
+      agree(got->sd_sample, e->sd_sample, ref->tol_sd) && agree(got->sd_population, e->sd_population, ref->tol_sd) &&
+      agree(got->min, e->min, 0.0) && agree(got->max, e->max, 0.0) && got->argmin == e->argmin &&
+      got->argmax == e->argmax && agree(got->l1, e->l1, ref->tol_l1) && agree(got->l2, e->l2, ref->tol_l2) &&
+      agree(got->linf, e->linf, 0.0))
+    return;
+  out->verdict = GQ_CHECK_FAILED;
+  snprintf(out->message, sizeof out->message,
+           "check failed: a statistic differs from the reference beyond its tolerance (see --json)");
 }
