@@ -13,12 +13,15 @@
 //   the last block with fences (release/acquire around the ticket) against
 //     the library's without (partials validated against the poison);
 //   the lite rms with plain trees (the library's) against compensated pairs
-//     through the trees (the library's before, kept here).
+//     through the trees (the library's before, kept here); both finish the
+//     gq_rms_result on the device, as the one-shot gq_rms_diff does since
+//     issue 14 (before, the last block wrote three totals that the host
+//     finished).
 //
 // Host-merge results are compared with the device merge in the same order,
-// bit for bit; cluster results (a different tree) to 1e-13.  Host clock,
-// one-node graphs replayed, medians; device time from events around 20
-// replays.  Usage: bench_grid [REPS] (default 400)
+// bit for bit; cluster results (a different tree) to 1e-13 in the finished
+// value.  Host clock, one-node graphs replayed, medians; device time from
+// events around 20 replays.  Usage: bench_grid [REPS] (default 400)
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,9 +30,10 @@
 
 #include <cooperative_groups.h>
 
-#include "../kernels/array_reduce_kernel.cuh"
+#include "../kernels/engine/accumulators.cuh"
+#include "../kernels/engine/array_source.cuh"
+#include "../kernels/engine/kernel.cuh"
 #include "host_merge.cuh"
-#include "../kernels/launch.cuh"
 #include "mapped.cuh"
 
 namespace cg = cooperative_groups;
@@ -69,25 +73,34 @@ __device__ __forceinline__ void write_words(const Acc &total, double *out)
     out[threadIdx.x] = mine;
 }
 
-// ---- grid levels (array_reduce_kernel's last template argument) ----------------------
-// Block b's total as STRIDE words at result + b * STRIDE words.
+// ---- grid levels (reduce_kernel's Level: engine/grid_levels.cuh's interface) ----------
+struct WordsTarget {
+  double *words;
+};
+// Block b's total as STRIDE words at words + b * STRIDE.
 template <int STRIDE, bool LANES> struct Partials {
-  template <int BLOCK, class Op, class Acc>
-  __device__ __forceinline__ static void finish(Acc total, Acc *, unsigned *, Acc *result, void *, gq::Completion,
+  using Target = WordsTarget;
+  static constexpr bool POISONED = false;
+  template <int BLOCK, int KEYS, class Tree>
+  __device__ __forceinline__ static void finish(typename Tree::Partial total, const Target &t, const Tree &,
                                                 unsigned long long)
   {
-    write_words<LANES>(total, reinterpret_cast<double *>(result) + (size_t)blockIdx.x * STRIDE);
+    write_words<LANES>(total, t.words + (size_t)blockIdx.x * STRIDE);
   }
 };
 // Clusters of 8 blocks: every block's total into the leader's shared memory
 // (distributed shared memory), the leader's warp 0 folds them (lane l + d
 // into lane l, d = 4, 2, 1) and writes the cluster's partial.
 template <int STRIDE> struct ClusterPartials {
-  template <int BLOCK, class Op, class Acc>
-  __device__ __forceinline__ static void finish(Acc total, Acc *, unsigned *, Acc *result, void *, gq::Completion,
+  using Target = WordsTarget;
+  static constexpr bool POISONED = false;
+  template <int BLOCK, int KEYS, class Tree>
+  __device__ __forceinline__ static void finish(typename Tree::Partial total, const Target &t, const Tree &,
                                                 unsigned long long)
   {
 #if __CUDA_ARCH__ >= 900
+    using Acc = typename Tree::Partial;
+    using Op = typename Tree::Combine;
     __shared__ Acc slot[8];
     cg::cluster_group cluster = cg::this_cluster();
     cluster.sync(); // every block of the cluster is running: its shared memory may be written
@@ -98,7 +111,7 @@ template <int STRIDE> struct ClusterPartials {
       return;
     Acc v = threadIdx.x < 8 ? slot[threadIdx.x] : Op::identity();
     v = gq::warp_reduce_down<1, 4>(v, Op());
-    write_words<true>(v, reinterpret_cast<double *>(result) + (size_t)(blockIdx.x / 8) * STRIDE);
+    write_words<true>(v, t.words + (size_t)(blockIdx.x / 8) * STRIDE);
 #else
     __trap(); // clusters are sm_90's
 #endif
@@ -129,16 +142,18 @@ struct CsumRmsCombine {
     return a;
   }
   __host__ __device__ static CsumRms identity() { return CsumRms{{0.0, 0.0}, {0.0, 0.0}, 0.0}; }
-  __host__ __device__ static void finish(const CsumRms &a, void *out, uint64_t)
+  // The library's finish (the gq_rms_result) of the rounded sums.
+  __device__ static void finish(const CsumRms &a, void *out, uint64_t count)
   {
-    double *t = static_cast<double *>(out);
-    t[0] = a.sq.s + a.sq.c;
-    t[1] = a.ref.s + a.ref.c;
-    t[2] = a.max_abs;
+    gq::RmsLiteCombine::finish(gq::gq_rms_lite{a.sq.s + a.sq.c, a.ref.s + a.ref.c, a.max_abs}, out, count);
   }
 };
 namespace gq {
 template <> struct CombineOf<CsumRmsThread> { using type = CsumRmsCombine; using acc = CsumRms; };
+}
+static double host_value(const CsumRms &m, uint64_t n)
+{
+  return host_value(gq::gq_rms_lite{m.sq.s + m.sq.c, m.ref.s + m.ref.c, m.max_abs}, n);
 }
 
 // ---- host side --------------------------------------------------------------------------
@@ -245,24 +260,38 @@ int main(int argc, char **argv)
   int mismatches = 0;
 
   // One reduction (Thread, Map): the last block with and without fences,
-  // then several ways to bring the partials to the host.
+  // then several ways to bring the partials to the host.  The timed last
+  // blocks finish into mapped memory as the library's one-shot calls do (the
+  // dot, or the gq_rms_result); the host rows merge and finish on the host
+  // (host_value).  Every merge is checked against the fenced last block's
+  // merged partial, written unfinished.
   auto experiment = [&](auto thread, auto map, const char *name) {
     using Thread = decltype(thread);
     using Map = decltype(map);
     using Op = typename CombineOf<Thread>::type;
     using Acc = typename CombineOf<Thread>::acc;
     constexpr int K = words_of<Acc>();
-    constexpr int FIN = std::is_same<Op, SumLiteCombine>::value ? 1 : 3; // words Op::finish writes
-    Acc *s = static_cast<Acc *>(scratch), *us = static_cast<Acc *>(unfenced_scratch);
-    Acc *out = reinterpret_cast<Acc *>(d_map);
+    // words Op::finish writes: the dot, or the gq_rms_result
+    constexpr int FIN = (std::is_same<Op, SumLiteCombine>::value ? sizeof(double) : sizeof(gq_rms_result)) / 8;
     char what[160];
 
     // Device merges, finished into mapped memory: reference bits, then time.
-    auto last = array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, LastBlock>;
-    auto unfenced = array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, PoisonedLastBlock>;
-    Graph g_last(stream, [&] { last<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, s, d_map, none); });
-    Graph g_unf(stream, [&] { unfenced<<<grid, BLOCK, 0, stream>>>(src, Map(), us, counter, us, d_map, none); });
-    double ref[FIN], got[FIN];
+    auto last = reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, LastBlock>;
+    auto unfenced = reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, PoisonedLastBlock>;
+    auto last_into = [&](void *result, void *finished) {
+      return Problem<Src, LastBlock>{src, LastBlockTarget{scratch, counter, result, finished, none}};
+    };
+    auto unfenced_into = [&](void *finished) {
+      return Problem<Src, PoisonedLastBlock>{src, LastBlockTarget{unfenced_scratch, counter, nullptr, finished, none}};
+    };
+    Graph g_last(stream, [&] { last<<<grid, BLOCK, 0, stream>>>(last_into(nullptr, d_map)); });
+    Graph g_unf(stream, [&] { unfenced<<<grid, BLOCK, 0, stream>>>(unfenced_into(d_map)); });
+    Acc merged;
+    poison(hw, K);
+    last<<<grid, BLOCK, 0, stream>>>(last_into(d_map, nullptr));
+    spin_words(stream, hv, K);
+    memcpy(&merged, h_map, sizeof merged);
+    ull ref[FIN], got[FIN];
     poison(hw, FIN);
     g_last.launch();
     spin_words(stream, hv, FIN);
@@ -273,10 +302,12 @@ int main(int argc, char **argv)
     memcpy(got, h_map, sizeof got);
     if (memcmp(ref, got, sizeof ref))
       mismatches++, printf("  %s: the unfenced last block's bits differ\n", name);
-    printf("  %s: %.17g", name, ref[0]);
-    for (int k = 1; k < FIN; k++)
-      printf(" %.17g", ref[k]);
-    printf("\n");
+    double words[K];
+    memcpy(words, &merged, sizeof words);
+    printf("  %s: merged", name);
+    for (int k = 0; k < K; k++)
+      printf(" %.17g", words[k]);
+    printf(", finished %.17g\n", host_value(merged, n));
     snprintf(what, sizeof what, "%s, last block with fences", name);
     row(what, host_time(reps, [&] {
           poison(hw, FIN);
@@ -291,47 +322,53 @@ int main(int argc, char **argv)
         }));
 
     // Host merges of partials at a stride, written by scalar stores or lanes.
-    auto host_rows = [&](auto kernel, int parts, int stride, int cluster, const char *how) {
-      Graph g(stream, [&] { launch(kernel, grid, BLOCK, cluster, src, Map(), s, counter, out, (void *)nullptr, none); });
-      std::vector<Acc> p(parts);
-      double fin[FIN];
+    auto host_rows = [&](auto level, int parts, int stride, int cluster, const char *how) {
+      using Level = decltype(level);
+      auto kernel = reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, Level>;
+      const Problem<Src, Level> p{src, WordsTarget{d_map}};
+      Graph g(stream, [&] { launch(kernel, grid, BLOCK, cluster, p); });
+      std::vector<Acc> part(parts);
+      Acc m;
+      volatile double sink;
       auto call = [&] {
         poison(hw, (size_t)parts * stride);
         g.launch();
         spin_words(stream, hv, (size_t)parts * stride, stride, K);
         for (int i = 0; i < parts; i++)
-          memcpy(&p[i], h_map + (size_t)i * stride, sizeof(Acc));
-        Op::finish(host_last_block_merge<BLOCK>(p.data(), (unsigned)parts, Op(), Op::identity()), fin, n);
+          memcpy(&part[i], h_map + (size_t)i * stride, sizeof(Acc));
+        m = host_last_block_merge<BLOCK>(part.data(), (unsigned)parts, Op(), Op::identity());
+        sink = host_value(m, n);
       };
       call();
-      const bool same = !memcmp(fin, ref, sizeof fin);
-      const double rel = std::fabs(fin[0] - ref[0]) / std::fabs(ref[0]);
+      (void)sink;
+      const bool same = !memcmp(&m, &merged, sizeof m);
+      const double rel = std::fabs(host_value(m, n) - host_value(merged, n)) / std::fabs(host_value(merged, n));
       if (cluster > 1 ? rel > 1e-13 : !same)
         mismatches++;
       snprintf(what, sizeof what, "%s, host merge, %s", name, how);
       row(what, host_time(reps, call), same ? "same bits" : rel <= 1e-13 ? "within 1e-13" : "DIFFERS");
     };
     constexpr int SLOT = K <= 2 ? 2 : K <= 4 ? 4 : 8;
-    host_rows(array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, Partials<K, false>>, grid, K, 1,
-              "scalar stores");
-    host_rows(array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, Partials<SLOT, true>>, grid, SLOT, 1,
-              "one store per block");
-    host_rows(array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, ClusterPartials<SLOT>>, grid / 8, SLOT, 8,
-              "clusters of 8");
+    host_rows(Partials<K, false>(), grid, K, 1, "scalar stores");
+    host_rows(Partials<SLOT, true>(), grid, SLOT, 1, "one store per block");
+    host_rows(ClusterPartials<SLOT>(), grid / 8, SLOT, 8, "clusters of 8");
 
     // Device time per kernel: 20 replays per event pair.
     auto device_row = [&](const char *how, const Graph &g) {
       snprintf(what, sizeof what, "%s, device time: %s", name, how);
       row(what, device_time(g, ev0, ev1, reps / 4));
     };
-    Acc *dev_out = s + 4096 / 2; // device memory, past the scratch the last block uses
-    double *dev_fin = reinterpret_cast<double *>(s + 4096 - 8);
-    Graph d_last(stream, [&] { last<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, s, dev_fin, none); });
-    Graph d_unf(stream, [&] { unfenced<<<grid, BLOCK, 0, stream>>>(src, Map(), us, counter, us, dev_fin, none); });
-    auto pk = array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, Partials<SLOT, true>>;
-    auto ck = array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, ClusterPartials<SLOT>>;
-    Graph d_parts(stream, [&] { launch(pk, grid, BLOCK, 1, src, Map(), s, counter, dev_out, (void *)nullptr, none); });
-    Graph d_cluster(stream, [&] { launch(ck, grid, BLOCK, 8, src, Map(), s, counter, dev_out, (void *)nullptr, none); });
+    // In device memory, past the partials the last block uses (the scratch
+    // is 4096 x 64 bytes: 32768 words; the partials take grid x K of them).
+    double *dev_out = static_cast<double *>(scratch) + 16384, *dev_fin = static_cast<double *>(scratch) + 32768 - 8;
+    Graph d_last(stream, [&] { last<<<grid, BLOCK, 0, stream>>>(last_into(nullptr, dev_fin)); });
+    Graph d_unf(stream, [&] { unfenced<<<grid, BLOCK, 0, stream>>>(unfenced_into(dev_fin)); });
+    auto pk = reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, Partials<SLOT, true>>;
+    auto ck = reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, ClusterPartials<SLOT>>;
+    const Problem<Src, Partials<SLOT, true>> pp{src, WordsTarget{dev_out}};
+    const Problem<Src, ClusterPartials<SLOT>> cp{src, WordsTarget{dev_out}};
+    Graph d_parts(stream, [&] { launch(pk, grid, BLOCK, 1, pp); });
+    Graph d_cluster(stream, [&] { launch(ck, grid, BLOCK, 8, cp); });
     device_row("block partials only", d_parts);
     device_row("cluster partials only", d_cluster);
     device_row("last block with fences", d_last);
@@ -339,7 +376,7 @@ int main(int argc, char **argv)
   };
   printf("n = 2^20, grid %d x %d threads, result on the host:\n", grid, BLOCK);
   experiment(SumLiteThread(), ExactProduct(), "dot");
-  experiment(RmsTotalsThread(), Difference(), "rms (plain trees)");
+  experiment(RmsLiteThread(), Difference(), "rms (plain trees)");
   experiment(CsumRmsThread(), Difference(), "rms (compensated trees)");
   CHECK(cudaGetLastError());
   if (mismatches)

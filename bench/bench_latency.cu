@@ -5,7 +5,11 @@
 //   the floor (an empty kernel with a stream sync; with a mapped flag the
 //   host spins on; a full grid that only takes last-block tickets), then the
 //   library's gq_dot / gq_rms_diff / gq_sum, then the engine's dot kernel
-//   (array_reduce_kernel) at several launch shapes, lite and full.
+//   (gq::reduce_kernel, with the fenced last block) at several launch
+//   shapes, lite and full.  The finished-value rows time the one-shot
+//   shapes: the lite dot and the lite rms, whose last block finishes the
+//   gq_rms_result into mapped memory as gq_rms_diff does since issue 14
+//   (they timed the rms totals that the host finished before).
 // Part 2, CUDA events (device time as `gpuquad bench` sees it): gq_sum_async
 //   against cub::DeviceReduce::Sum, one call per event pair, many calls per
 //   event pair, and one call replayed as a CUDA graph.
@@ -16,14 +20,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <type_traits>
 #include <vector>
 
 #include <cub/cub.cuh>
 #include <cuda.h> // types only: cuLaunchKernel is reached through the runtime
 
 #include "../src/gpuquad.h"
-#include "../kernels/array_reduce_kernel.cuh"
-#include "../kernels/launch.cuh"
+#include "../kernels/engine/accumulators.cuh"
+#include "../kernels/engine/array_source.cuh"
+#include "../kernels/engine/kernel.cuh"
 #include "timing.cuh"
 
 typedef unsigned long long ull;
@@ -92,13 +98,14 @@ typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
 static const ull POISON = 0x7ff4deadbeef0001ULL;
 static volatile ull *h_value;
 static double *d_value;
-static void spin_value()
+static void spin_value(int words)
 {
-  for (unsigned k = 1; *h_value == POISON; k++)
-    if (k % (1u << 22) == 0 && cudaStreamQuery(stream) == cudaSuccess && *h_value == POISON) {
-      fprintf(stderr, "bench_latency: a kernel finished without writing its value\n");
-      exit(1);
-    }
+  for (int w = 0; w < words; w++)
+    for (unsigned k = 1; h_value[w] == POISON; k++)
+      if (k % (1u << 22) == 0 && cudaStreamQuery(stream) == cudaSuccess && h_value[w] == POISON) {
+        fprintf(stderr, "bench_latency: a kernel finished without writing its value\n");
+        exit(1);
+      }
 }
 
 // ---- the engine's kernel at a chosen shape -----------------------------------
@@ -106,7 +113,10 @@ template <int BLOCK, int ITEMS, class Thread, class Map, int ARRAYS>
 struct Engine {
   using Acc = typename gq::CombineOf<Thread>::acc;
   using Src = gq::ArraySource<double, ARRAYS, true>;
-  static constexpr auto kernel = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread>;
+  static constexpr auto kernel = gq::reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, gq::LastBlock>;
+  // Words the finish writes: the sum or dot, or the gq_rms_result.
+  static constexpr int FINISHED =
+      (std::is_same<Thread, gq::RmsLiteThread>::value ? sizeof(gq_rms_result) : sizeof(double)) / 8;
   int grid;
   Src src;
   Acc *d_scratch, *d_result;
@@ -116,18 +126,15 @@ struct Engine {
   {
     src = Src{a, b, (uint64_t)n, 0};
     const long long tile = (long long)BLOCK * ITEMS;
-    const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
-    long long g = (long long)gq::resident_per_sm((const void *)kernel, BLOCK) * sms;
-    if (grid_cap > 0 && g > grid_cap)
-      g = grid_cap;
-    grid = (int)std::max(1LL, std::min(g, tiles));
+    grid = bench_resident_grid((const void *)kernel, BLOCK, ((long long)src.vectors() + tile - 1) / tile, sms, grid_cap);
     d_scratch = static_cast<Acc *>(partials);
     d_result = result;
     finished = fin;
   }
   void launch(gq::Completion c) const
   {
-    kernel<<<grid, BLOCK, 0, stream>>>(src, Map(), d_scratch, d_counter, d_result, finished, c);
+    kernel<<<grid, BLOCK, 0, stream>>>(
+        gq::Problem<Src, gq::LastBlock>{src, gq::LastBlockTarget{d_scratch, d_counter, d_result, finished, c}});
   }
   // Result in mapped memory; the host spins on the flag.
   void sync_call() const
@@ -138,9 +145,10 @@ struct Engine {
   // The finished value in mapped memory (finished = d_value); the host spins on it.
   void value_call() const
   {
-    *h_value = POISON;
+    for (int w = 0; w < FINISHED; w++)
+      h_value[w] = POISON;
     launch(gq::Completion{nullptr, nullptr});
-    spin_value();
+    spin_value(FINISHED);
   }
 };
 
@@ -209,8 +217,9 @@ int main(int argc, char **argv)
   CHECK(cudaMemset(d_seq, 0, sizeof(ull)));
   CHECK(cudaMemset(d_counter, 0, sizeof(unsigned)));
   void *partials, *h_res, *d_res, *d_fin;
-  CHECK(cudaMalloc(&partials, 4096 * sizeof(gq_reduce_acc)));
-  CHECK(cudaHostAlloc(&h_res, sizeof(gq_reduce_acc), cudaHostAllocMapped));
+  constexpr size_t ACC = std::max(sizeof(gq_sum_acc), sizeof(gq_rms_acc)); // the largest partial here
+  CHECK(cudaMalloc(&partials, 4096 * ACC));
+  CHECK(cudaHostAlloc(&h_res, ACC, cudaHostAllocMapped));
   CHECK(cudaHostGetDevicePointer(&d_res, h_res, 0));
   CHECK(cudaMalloc(&d_fin, sizeof(gq_rms_result)));
   CHECK(cudaHostAlloc((void **)&h_value, 64, cudaHostAllocMapped));
@@ -248,13 +257,13 @@ int main(int argc, char **argv)
       Engine<256, 8, Lite, Dot, 2>(a, b, n20, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
       Engine<256, 4, RmsThread, Difference, 2>(a, b, n20, partials, rms, nullptr).launch(Completion{nullptr, nullptr});
       Engine<256, 8, Lite, Identity, 1>(a, b, 1 << 10, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
-      // the one-shot shapes at 2^20: dot and rms totals, finished into device memory
+      // the one-shot shapes at 2^20: dot and rms lite, finished into device memory
       double *fin = static_cast<double *>(d_fin);
       Engine<256, 8, Lite, Dot, 2>(a, b, n20, partials, lite, fin).launch(Completion{nullptr, nullptr});
-      Engine<256, 8, RmsTotalsThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
-      Engine<512, 4, RmsTotalsThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
-      Engine<128, 8, RmsTotalsThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
-      Engine<256, 4, RmsTotalsThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
+      Engine<256, 8, RmsLiteThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
+      Engine<512, 4, RmsLiteThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
+      Engine<128, 8, RmsLiteThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
+      Engine<256, 4, RmsLiteThread, Difference, 2>(a, b, n20, partials, rmsl, fin).launch(Completion{nullptr, nullptr});
       Engine<256, 8, Lite, Identity, 1>(a, b, n20, partials, lite, fin).launch(Completion{nullptr, nullptr});
       size_t tb = 0;
       void *temp = nullptr;
@@ -387,11 +396,11 @@ int main(int argc, char **argv)
     value_row("lite 512x4", Engine<512, 4, Lite, Dot, 2>(a, b, n, partials, lite_dev, d_value));
     value_row("lite 256x8", Engine<256, 8, Lite, Dot, 2>(a, b, n, partials, lite_dev, d_value));
     value_row("lite 128x8", Engine<128, 8, Lite, Dot, 2>(a, b, n, partials, lite_dev, d_value));
-    value_row("rms totals 256x8", Engine<256, 8, RmsTotalsThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
-    value_row("rms totals 512x4", Engine<512, 4, RmsTotalsThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
-    value_row("rms totals 128x8", Engine<128, 8, RmsTotalsThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
-    value_row("rms totals 256x4", Engine<256, 4, RmsTotalsThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
-    value_row("rms totals 128x4", Engine<128, 4, RmsTotalsThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
+    value_row("rms lite 256x8", Engine<256, 8, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
+    value_row("rms lite 512x4", Engine<512, 4, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
+    value_row("rms lite 128x8", Engine<128, 8, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
+    value_row("rms lite 256x4", Engine<256, 4, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
+    value_row("rms lite 128x4", Engine<128, 4, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl_dev, d_value));
   }
   {
     printf("L2: lite 256x4 dot at 2^20 after a 256 MB scrub (cold) against repeated (warm):\n");

@@ -2,7 +2,7 @@
 //
 //   last block (the library's one-shot and asynchronous forms): every
 //     block writes its partial to device scratch (poisoned between
-//     launches: no fences, last_block.cuh) and takes a ticket; the last
+//     launches: no fences, engine/grid_levels.cuh) and takes a ticket; the last
 //     block merges the partials and writes the finished value into mapped
 //     host memory, which the host spins on;
 //   host (the library's one-shot sum and dot for a while, host_merge.cuh):
@@ -15,7 +15,11 @@
 // Every row is a one-node graph replayed (as the library launches) with the
 // result read on the host: host clock, median of REPS.  The device rows time
 // 20 replays of one kernel per event pair.  Each host-merge result is
-// compared bit for bit with the last block's before it is timed.
+// compared bit for bit with the last block's before it is timed.  The rms
+// rows are the lite rms (RmsLiteThread) as the library's one-shot
+// gq_rms_diff runs it since issue 14: the last block finishes the
+// gq_rms_result into mapped memory (before, it wrote three totals that the
+// host finished).
 // Usage: bench_merge [REPS]   (default 400)
 #include <cmath>
 #include <cstdint>
@@ -25,9 +29,10 @@
 
 #include <cuda.h> // types only: cuGraphLaunch is reached through the runtime
 
-#include "../kernels/array_reduce_kernel.cuh"
+#include "../kernels/engine/accumulators.cuh"
+#include "../kernels/engine/array_source.cuh"
+#include "../kernels/engine/kernel.cuh"
 #include "host_merge.cuh"
-#include "../kernels/launch.cuh"
 #include "../src/gpuquad.h"
 #include "mapped.cuh"
 
@@ -65,38 +70,48 @@ struct Reduction {
   using Acc = typename gq::CombineOf<Thread>::acc;
   using Src = gq::ArraySource<double, 2, true>;
   static constexpr int WORDS = sizeof(Acc) / 8;
-  static constexpr int FINISHED = std::is_same<Thread, gq::RmsTotalsThread>::value ? 3 : 1; // words Combine::finish writes
-  static constexpr auto last_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, gq::PoisonedLastBlock>;
-  static constexpr auto per_block = gq::array_reduce_kernel<BLOCK, ITEMS, 1, false, Src, Map, Thread, gq::BlockPartials>;
+  // Words the last block's finish writes: the dot, or the gq_rms_result.
+  static constexpr int FINISHED =
+      (std::is_same<Combine, gq::RmsLiteCombine>::value ? sizeof(gq_rms_result) : sizeof(double)) / 8;
+  static constexpr auto last_block = gq::reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, gq::PoisonedLastBlock>;
+  static constexpr auto per_block = gq::reduce_kernel<BLOCK, ITEMS, 1, false, Map, Thread, Src, gq::BlockPartials>;
+  using LastProblem = gq::Problem<Src, gq::PoisonedLastBlock>;
+  using PartsProblem = gq::Problem<Src, gq::BlockPartials>;
   Src src;
   int grid;
+  LastProblem finish_into, merge_into; // the finished value (timed), the merged partial (the bits compared)
   // Two mapped partial buffers (host merge) and the finished value (last block).
   Acc *h_parts[2], *d_parts[2];
   Graph *g_last = nullptr, *g_parts[2] = {nullptr, nullptr};
   int turn = 0;
 
-  Reduction(const double *a, const double *b, size_t n, void *scratch, void *lite_scratch, unsigned *counter,
-            double *d_finished)
+  Reduction(const double *a, const double *b, size_t n, void *lite_scratch, unsigned *counter, double *d_finished)
   {
     src = Src{a, b, n, 0};
     const long long tile = (long long)BLOCK * ITEMS;
-    const long long tiles = ((long long)src.vectors() + tile - 1) / tile;
-    const long long g = (long long)gq::resident_per_sm((const void *)last_block, BLOCK) * sms;
-    grid = (int)std::max(1LL, std::min(g, tiles));
-    Acc *s = static_cast<Acc *>(scratch), *ls = static_cast<Acc *>(lite_scratch);
-    gq::Completion none{nullptr, nullptr};
-    g_last = new Graph(stream, [&] {
-      last_block<<<grid, BLOCK, 0, stream>>>(src, Map(), ls, counter, ls, d_finished, none);
-    });
+    grid = bench_resident_grid((const void *)last_block, BLOCK, ((long long)src.vectors() + tile - 1) / tile, sms);
+    const gq::Completion none{nullptr, nullptr};
+    finish_into = LastProblem{src, gq::LastBlockTarget{lite_scratch, counter, nullptr, d_finished, none}};
+    merge_into = LastProblem{src, gq::LastBlockTarget{lite_scratch, counter, d_finished, nullptr, none}};
+    g_last = new Graph(stream, [&] { last_block<<<grid, BLOCK, 0, stream>>>(finish_into); });
     for (int k = 0; k < 2; k++) {
       CHECK(cudaHostAlloc((void **)&h_parts[k], (size_t)grid * sizeof(Acc), cudaHostAllocMapped));
       CHECK(cudaHostGetDevicePointer((void **)&d_parts[k], h_parts[k], 0));
       poison(reinterpret_cast<ull *>(h_parts[k]), (size_t)grid * WORDS);
-      Acc *out = d_parts[k];
-      g_parts[k] = new Graph(stream, [&] {
-        per_block<<<grid, BLOCK, 0, stream>>>(src, Map(), s, counter, out, nullptr, none);
-      });
+      const PartsProblem p{src, gq::BlockPartialsTarget{d_parts[k]}};
+      g_parts[k] = new Graph(stream, [&] { per_block<<<grid, BLOCK, 0, stream>>>(p); });
     }
+  }
+  // The last block's merged partial, unfinished, into `h_out` (mapped, at
+  // d_finished): what the host merge must equal bit for bit.
+  Acc device_merge(ull *h_out) const
+  {
+    poison(h_out, WORDS);
+    last_block<<<grid, BLOCK, 0, stream>>>(merge_into);
+    spin_words(stream, h_out, WORDS);
+    Acc m;
+    memcpy(&m, h_out, sizeof m);
+    return m;
   }
   // The partials of one host-merge call, poisoned again for the call after next.
   const Acc *host_partials()
@@ -210,22 +225,18 @@ int main(int argc, char **argv)
   int mismatches = 0;
   for (size_t n : {(size_t)1 << 10, (size_t)1 << 16, (size_t)1 << 20, (size_t)1 << 22}) {
     printf("n = 2^%d (%zu MB read), graph replayed, result on the host:\n", (int)std::log2((double)n), n * 16 >> 20);
-    // One reduction's rows: the host merge's finished words against the last
-    // block's (bit for bit), then the last block, the host merge, and the
-    // host waiting for the partials only.
+    // One reduction's rows: the host merge's merged partial against the last
+    // block's (bit for bit), then the last block (finished into mapped
+    // memory, as the library's one-shot calls), the host merge (finished on
+    // the host), and the host waiting for the partials only.
     auto rows = [&](auto red, const char *name) {
       using R = decltype(red);
       constexpr int W = R::FINISHED;
-      poison(vw, W);
-      red.g_last->launch();
-      spin_words(stream, vv, W);
-      double last[W], host[W];
-      memcpy(last, h_value, sizeof last);
-      R::Combine::finish(red.host_merge(), host, n);
-      const bool same = !memcmp(last, host, sizeof last);
+      const typename R::Acc last = red.device_merge(vw), host = red.host_merge();
+      const bool same = !memcmp(&last, &host, sizeof last);
       mismatches += !same;
-      printf("  %s grid %d: last block %.17g, host merge %.17g: %s\n", name, red.grid, last[0], host[0],
-             same ? "same bits" : "DIFFERENT BITS");
+      printf("  %s grid %d: last block %.17g, host merge %.17g: %s\n", name, red.grid, host_value(last, n),
+             host_value(host, n), same ? "same bits" : "DIFFERENT BITS");
       char what[120];
       snprintf(what, sizeof what, "%s grid %d, last block", name, red.grid);
       row(what, host_time(reps, [&] {
@@ -235,16 +246,13 @@ int main(int argc, char **argv)
           }));
       volatile double sink;
       snprintf(what, sizeof what, "%s grid %d, host merge", name, red.grid);
-      row(what, host_time(reps, [&] {
-            R::Combine::finish(red.host_merge(), host, n);
-            sink = host[0];
-          }));
+      row(what, host_time(reps, [&] { sink = host_value(red.host_merge(), n); }));
       snprintf(what, sizeof what, "%s grid %d, host waits for the partials only", name, red.grid);
       row(what, host_time(reps, [&] { sink = reinterpret_cast<const double *>(red.host_partials())[0]; }));
       (void)sink;
     };
-    Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, scratch, lite_scratch, counter, d_value);
-    Reduction<256, 8, RmsTotalsThread, Difference> rms(a, b, n, scratch, lite_scratch, counter, d_value);
+    Reduction<256, 8, SumLiteThread, ExactProduct> dot(a, b, n, lite_scratch, counter, d_value);
+    Reduction<256, 8, RmsLiteThread, Difference> rms(a, b, n, lite_scratch, counter, d_value);
     rows(dot, "dot 256x8");
     rows(rms, "rms 256x8");
     // The library on the same data: its one-shot calls are this last block
@@ -276,25 +284,26 @@ int main(int argc, char **argv)
     using Src = ArraySource<double, 2, true>;
     const size_t n = 1 << 20;
     Src src{a, b, n, 0};
-    Completion none{nullptr, nullptr};
-    gq_csum *cs = static_cast<gq_csum *>(scratch);
+    const Completion none{nullptr, nullptr};
     // Both grid levels at a block shape (the 512-thread one was tried for
     // fewer partials and dropped: policy.cuh).
     auto dot_device_rows = [&](auto block, const char *shape) {
       constexpr int B = decltype(block)::value;
       const int grid = (int)(n / 2 / (B * 8));
-      auto dl = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, LastBlock>;
-      auto dp = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, BlockPartials>;
+      auto dl = reduce_kernel<B, 8, 1, false, ExactProduct, SumLiteThread, Src, LastBlock>;
+      auto du = reduce_kernel<B, 8, 1, false, ExactProduct, SumLiteThread, Src, PoisonedLastBlock>;
+      auto dp = reduce_kernel<B, 8, 1, false, ExactProduct, SumLiteThread, Src, BlockPartials>;
       char what[120];
-      Graph gl(stream, [&] { dl<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, d_fin, none); });
+      const Problem<Src, LastBlock> pl{src, LastBlockTarget{scratch, counter, nullptr, d_fin, none}};
+      Graph gl(stream, [&] { dl<<<grid, B, 0, stream>>>(pl); });
       snprintf(what, sizeof what, "dot 2^20 %s, last block with fences", shape);
       device_row(what, gl);
-      auto du = array_reduce_kernel<B, 8, 1, false, Src, ExactProduct, SumLiteThread, PoisonedLastBlock>;
-      gq_csum *ls = static_cast<gq_csum *>(lite_scratch);
-      Graph gu(stream, [&] { du<<<grid, B, 0, stream>>>(src, ExactProduct(), ls, counter, ls, d_fin, none); });
+      const Problem<Src, PoisonedLastBlock> pu{src, LastBlockTarget{lite_scratch, counter, nullptr, d_fin, none}};
+      Graph gu(stream, [&] { du<<<grid, B, 0, stream>>>(pu); });
       snprintf(what, sizeof what, "dot 2^20 %s, last block without fences (poisoned)", shape);
       device_row(what, gu);
-      Graph gp(stream, [&] { dp<<<grid, B, 0, stream>>>(src, ExactProduct(), cs, counter, cs, nullptr, none); });
+      const Problem<Src, BlockPartials> pp{src, BlockPartialsTarget{scratch}};
+      Graph gp(stream, [&] { dp<<<grid, B, 0, stream>>>(pp); });
       snprintf(what, sizeof what, "dot 2^20 %s, block partials (device memory)", shape);
       device_row(what, gp);
     };

@@ -26,7 +26,7 @@ if has build; then
   t0=$(date +%s)
   { autoreconf -fi && ./configure --with-cuda-arch=sm_90 NVCCFLAGS="-O3 -Xptxas -v" && make -j16; } >"$OUT/build.log" 2>&1
   say "build: exit $? in $(( $(date +%s) - t0 )) s"
-  grep -A2 "array_reduce_kernel" "$OUT/build.log" | grep -E "registers|spill" | sort | uniq -c | sort -rn | head -8 >"$OUT/ptxas-reduce.txt"
+  grep -A2 "reduce_kernel.*ArraySource" "$OUT/build.log" | grep -E "registers|spill" | sort | uniq -c | sort -rn | head -8 >"$OUT/ptxas-reduce.txt"
 fi
 
 if has check; then

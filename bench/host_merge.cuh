@@ -7,25 +7,34 @@
 #ifndef GQ_BENCH_HOST_MERGE_CUH
 #define GQ_BENCH_HOST_MERGE_CUH
 
-#include "../kernels/last_block.cuh"
+#include "../kernels/engine/accumulators.cuh"
+#include "../kernels/engine/kernel.cuh"
 
 namespace gq {
 
-// A grid level (array_reduce_kernel's last template argument): block b's
-// total to result[b].
-struct BlockPartials { // block b's total to result[b]; the host merges (below)
-  template <int BLOCK, class Op, class Acc>
-  __device__ __forceinline__ static void finish(Acc total, Acc *, unsigned *, Acc *result, void *, Completion,
+// A grid level (reduce_kernel's Level, engine/grid_levels.cuh's interface):
+// block b's total to partials[b], in device or mapped host memory; the host
+// merges them (below).
+struct BlockPartialsTarget {
+  void *partials;
+};
+struct BlockPartials {
+  using Target = BlockPartialsTarget;
+  static constexpr bool POISONED = false;
+  template <int BLOCK, int KEYS, class Tree>
+  __device__ __forceinline__ static void finish(typename Tree::Partial total, const Target &t, const Tree &,
                                                 unsigned long long)
   {
+    static_assert(KEYS == 1, "one total per block");
     if (threadIdx.x == 0)
-      result[blockIdx.x] = total;
+      static_cast<typename Tree::Partial *>(t.partials)[blockIdx.x] = total;
   }
 };
 
 // The same merge on the host, for grids whose blocks left their partials in
-// mapped host memory (the BlockPartials grid level above): the last
-// block's order replayed operation for operation — thread t folds partials
+// mapped host memory (the BlockPartials grid level above): the order of
+// the engine's last block (grid_levels.cuh, last_block_merge) replayed
+// operation for operation — thread t folds partials
 // t, t + BLOCK, ..., each warp folds lane l + d into lane l for d = 16, 8,
 // ..., 1, then warp 0 does the same over the warp totals from d = WARPS / 2
 // (block_reduce) — so the result has the device merge's bits (the host's
@@ -66,4 +75,15 @@ Acc host_last_block_merge(const Acc *partials, unsigned grid, Op op, Acc identit
 }
 
 } // namespace gq
+
+// The value a caller reads, from a merged lite partial, on the host: the
+// sum or dot, or the rms (gq_rms_values, as RmsLiteCombine::finish does on
+// the device).
+static inline double host_value(const gq_csum &m, uint64_t) { return m.s + m.c; }
+static inline double host_value(const gq::gq_rms_lite &m, uint64_t n)
+{
+  double rms, relative;
+  gq_rms_values(m.sq, m.ref, n, &rms, &relative);
+  return rms;
+}
 #endif

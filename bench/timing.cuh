@@ -1,5 +1,6 @@
 // timing.cuh — what the latency benches share: a checked CUDA call, the host
-// clock, medians with p10/p90, and one printed row per measurement.
+// clock, medians with p10/p90, the library's grid size, and one printed row
+// per measurement.
 #ifndef GQ_BENCH_TIMING_CUH
 #define GQ_BENCH_TIMING_CUH
 
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+
+#include "../kernels/engine/policy.cuh" // MAX_BLOCKS
 
 #define CHECK(call)                                                                                     \
   do {                                                                                                  \
@@ -62,6 +65,21 @@ static inline cudaDeviceProp bench_device(cudaStream_t *stream, cudaEvent_t *ev0
   CHECK(cudaEventCreate(ev0));
   CHECK(cudaEventCreate(ev1));
   return prop;
+}
+
+// The library's grid for `kernel` (engine/launch.cuh's resident_grid, which
+// needs a context): the blocks of `block` threads resident on the device, no
+// more than `tiles` nor `cap` (0: no cap), nor the MAX_BLOCKS partials a
+// last-block scratch holds; at least one.
+static inline int bench_resident_grid(const void *kernel, int block, long long tiles, int sms, long long cap = 0)
+{
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  long long g = (long long)std::max(per_sm, 1) * sms;
+  if (cap > 0)
+    g = std::min(g, cap);
+  g = std::min(std::min(g, tiles), (long long)gq::MAX_BLOCKS);
+  return (int)std::max(g, 1LL);
 }
 
 static inline void row(const char *what, Stat s, const char *note = "")
