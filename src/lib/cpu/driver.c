@@ -302,9 +302,11 @@ typedef union {
 
 /* Lane l takes the terms k % LANES == l of a block.  Terms t = a (a grid's
  * values, identity) or a*b (product, with its rounding error fma(a, b, -t));
- * with_abs adds |t| to a lane of its own (gq_sum_acc's L1). */
-GQ_CLONES static void sum_block(sum_lanes *restrict L, const double *restrict a, const double *restrict b,
-                                int count, int with_abs)
+ * with_abs adds |t| to a lane of its own (gq_sum_acc's L1).  Inlined into
+ * one loop per use with b and with_abs constant, so that each vectorises
+ * without the branches. */
+__attribute__((always_inline)) static inline void
+sum_lanes_add(sum_lanes *restrict L, const double *restrict a, const double *restrict b, int count, int with_abs)
 {
   int k = 0;
   for (; k + LANES <= count; k += LANES) {
@@ -328,6 +330,21 @@ GQ_CLONES static void sum_block(sum_lanes *restrict L, const double *restrict a,
     if (with_abs)
       L->abs[k % LANES] += fabs(t);
   }
+}
+
+GQ_CLONES static void values_block(sum_lanes *restrict L, const double *restrict v, int count)
+{
+  sum_lanes_add(L, v, NULL, count, 0);
+}
+
+GQ_CLONES static void sum_block(sum_lanes *restrict L, const double *restrict a, int count)
+{
+  sum_lanes_add(L, a, NULL, count, 1);
+}
+
+GQ_CLONES static void dot_block(sum_lanes *restrict L, const double *restrict a, const double *restrict b, int count)
+{
+  sum_lanes_add(L, a, b, count, 1);
 }
 
 /* (a - b)^2 compensated, with the square's rounding error; a^2; max |a - b|. */
@@ -551,9 +568,14 @@ static void accumulate(const problem *p, part_acc *A, const double *x, const dou
     return;
   }
   switch (p->acc) {
-  case ACC_PARITY_SUMS: sum_block(&A->sum, x, NULL, count, 0); break;
+  case ACC_PARITY_SUMS: values_block(&A->sum, x, count); break;
   case ACC_NONFINITE: nonfinite_block(&A->nonfinite, x, count, p->grid->first + index); break;
-  case ACC_SUM: sum_block(&A->sum, x, p->map == MAP_PRODUCT ? y : NULL, count, 1); break;
+  case ACC_SUM:
+    if (p->map == MAP_PRODUCT)
+      dot_block(&A->sum, x, y, count);
+    else
+      sum_block(&A->sum, x, count);
+    break;
   case ACC_RMS: rms_block(&A->sum, x, y, count); break;
   case ACC_STATS: stats_block(&A->stats, x, count, index); break;
   case ACC_MOMENTS: moments_block(&A->moments, x, count, p->mc->shift); break;
