@@ -41,7 +41,7 @@ enum {
   CHUNK = 2048,    /* elements per buffer: two buffers of doubles stay in L1      */
   MC_CHUNK = 1024, /* Monte Carlo samples per buffer (a multiple of a Philox quad) */
   LANES = 8,       /* independent accumulators: two AVX2 vectors                 */
-  MAX_PARTS = 256  /* partials per run: enough to balance any team              */
+  MAX_PARTS = 256  /* partials per run: many per thread for the usual teams     */
 };
 
 /* ---- the problem ------------------------------------------------------------ */
@@ -69,12 +69,14 @@ typedef struct {
   const gq_mc_batch *mc;         /* SOURCE_PHILOX                                  */
 } problem;
 
+typedef struct {
+  uint64_t count, first; /* first: UINT64_MAX when count is 0 */
+} nonfinite_count;
+
 /* One part's accumulator, merged in part order. */
 typedef union {
   gq_csum parity[2];
-  struct {
-    uint64_t count, first;
-  } nonfinite;
+  nonfinite_count nonfinite;
   gq_reduce_acc reduce;
   gq_mc_moments moments;
 } part_result;
@@ -297,7 +299,7 @@ typedef union {
   stats_lanes stats;
   gq_reduce_acc reduce; /* the classifying pass: one scalar accumulator */
   gq_mc_moments moments;
-  part_result nonfinite;
+  nonfinite_count nonfinite;
 } part_acc;
 
 /* Lane l takes the terms k % LANES == l of a block.  Terms t = a (a grid's
@@ -468,13 +470,13 @@ static void moments_block(gq_mc_moments *m, const double *restrict v, int count,
   }
 }
 
-static void nonfinite_block(part_result *r, const double *v, int count, uint64_t index)
+static void nonfinite_block(nonfinite_count *r, const double *v, int count, uint64_t index)
 {
   for (int k = 0; k < count; k++)
     if (!isfinite(v[k])) {
-      r->nonfinite.count++;
-      if (index + (uint64_t)k < r->nonfinite.first)
-        r->nonfinite.first = index + (uint64_t)k;
+      r->count++;
+      if (index + (uint64_t)k < r->first)
+        r->first = index + (uint64_t)k;
     }
 }
 
@@ -542,7 +544,7 @@ static void part_acc_init(const problem *p, part_acc *A, uint64_t lo, uint64_t h
     return;
   }
   switch (p->acc) {
-  case ACC_NONFINITE: A->nonfinite.nonfinite.first = UINT64_MAX; break;
+  case ACC_NONFINITE: A->nonfinite.first = UINT64_MAX; break;
   case ACC_MOMENTS: A->moments = gq_mc_moments_zero(); break;
   case ACC_STATS: {
     stats_lanes *S = &A->stats;
@@ -600,7 +602,7 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
       gq_csum_merge(&out->parity[(p->grid->first + lo + (uint64_t)l) & 1], lane);
     }
     break;
-  case ACC_NONFINITE: *out = A->nonfinite; break;
+  case ACC_NONFINITE: out->nonfinite = A->nonfinite; break;
   case ACC_MOMENTS: out->moments = A->moments; break;
   case ACC_SUM:
     gq_sum_acc_zero(&out->reduce.sum);
@@ -646,7 +648,7 @@ static void result_init(const problem *p, part_result *r)
   if (p->acc == ACC_PARITY_SUMS)
     r->parity[0] = r->parity[1] = gq_csum_zero();
   else if (p->acc == ACC_NONFINITE)
-    r->nonfinite.count = 0, r->nonfinite.first = UINT64_MAX;
+    r->nonfinite = (nonfinite_count){0, UINT64_MAX};
   else if (p->acc == ACC_MOMENTS)
     r->moments = gq_mc_moments_zero();
   else
@@ -738,8 +740,8 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[2]
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
   /* 32 chunks (64 Ki points) per part at least: less is not worth a thread */
-  const problem p = {SOURCE_GRID, MAP_INTEGRAND, ACC_PARITY_SUMS, 0, g->last - g->first + 1, CHUNK, 32, g,
-                     NULL, NULL};
+  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_PARITY_SUMS,
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
@@ -755,8 +757,8 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[2]
 int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *g, uint64_t *count, uint64_t *first)
 {
   (void)ctx;
-  const problem p = {SOURCE_GRID, MAP_INTEGRAND, ACC_NONFINITE, 0, g->last - g->first + 1, CHUNK, 32, g,
-                     NULL, NULL};
+  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_NONFINITE,
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g};
   part_result r;
   const int status = drive(&p, &r, NULL);
   if (status != GQ_SUCCESS)
@@ -774,7 +776,8 @@ int gq_cpu_array_reduce(const gq_array_reduce *a, gq_reduce_acc *out, double *ms
                                   [GQ_REDUCE_RMS] = ACC_RMS, [GQ_REDUCE_STATS] = ACC_STATS};
   /* 32 chunks (64 Ki elements) per part at least: a smaller input is read
    * faster than a team wakes */
-  const problem p = {SOURCE_ARRAYS, maps[a->kind], accs[a->kind], a->classify, a->n, CHUNK, 32, NULL, a, NULL};
+  const problem p = {.source = SOURCE_ARRAYS, .map = maps[a->kind], .acc = accs[a->kind], .classify = a->classify,
+                     .n = a->n, .chunk = CHUNK, .min_chunks_per_part = 32, .arrays = a};
   part_result r;
   const int status = drive(&p, &r, ms);
   if (status == GQ_SUCCESS)
@@ -785,7 +788,8 @@ int gq_cpu_array_reduce(const gq_array_reduce *a, gq_reduce_acc *out, double *ms
 int gq_cpu_mc_batch(const gq_mc_batch *b, gq_mc_moments *out, gq_grid_info *info)
 {
   /* a chunk of samples is already worth a thread */
-  const problem p = {SOURCE_PHILOX, MAP_INTEGRAND, ACC_MOMENTS, 0, b->count, MC_CHUNK, 1, NULL, NULL, b};
+  const problem p = {.source = SOURCE_PHILOX, .map = MAP_INTEGRAND, .acc = ACC_MOMENTS, .n = b->count,
+                     .chunk = MC_CHUNK, .min_chunks_per_part = 1, .mc = b};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
