@@ -187,7 +187,7 @@ GQ_CLONES static void grid_points(double a, double h, double i0, int count, doub
     x[k] = fma(i0 + (double)k, h, a);
 }
 
-/* Replaced by philox.h's gq_box_muller at merge. */
+/* replaced by philox.h's gq_box_muller at merge */
 static inline void gq_box_muller(unsigned int wu, unsigned int wv, double *z0, double *z1)
 {
   const double rad = sqrt(-2.0 * log(gq_uniform_double(wu)));
