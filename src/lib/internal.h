@@ -203,7 +203,7 @@ int gq_stream_src_next(gq_stream_src *s, void *xbuf, void *ybuf, size_t cap, siz
 void gq_stream_src_free(gq_stream_src *s);
 int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src *src,
                    gq_reduce_acc *acc, gq_stream_info *info);
-/* ---- Monte Carlo (mc.c, cpu/mc_sum.c, kernels/mc.cu) ---------------------
+/* ---- Monte Carlo (mc.c, cpu/driver.c, kernels/mc.cu) ----------------------
  * One batch: samples [first, first + count) of the Philox layout of
  * philox.h (first a multiple of 4), x = a + w u (uniform) or Box-Muller
  * normals, g (f = scale * g) at each, shifted sums around `shift` of g. */

@@ -1,6 +1,6 @@
 /* reduce.c — the data reductions' public API: accumulators, the two passes
  * (fast, then classifying when a NaN or Inf shows), the NaN/Inf policies and
- * the one-shot forms.  The backends (cpu/array_reduce.c, kernels/) compute
+ * the one-shot forms.  The backends (cpu/driver.c, kernels/) compute
  * one chunk's accumulator; everything here is backend-independent. */
 #include "config.h"
 
