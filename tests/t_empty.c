@@ -64,8 +64,16 @@ static void one_shot(void)
 /* Accumulators that already hold data, left bit for bit as they were. */
 static void accumulate(void)
 {
-  const double x[] = {1.5, -2.0, 7.25};
-  const float xf[] = {1.5f, -2.0f, 7.25f};
+  /* the data in the context's memory: device memory on a CUDA context */
+  const double hx[] = {1.5, -2.0, 7.25};
+  const float hxf[] = {1.5f, -2.0f, 7.25f};
+  double *x = NULL;
+  float *xf = NULL;
+  if (gq_alloc(ctx, sizeof hx, (void **)&x) != GQ_SUCCESS || gq_alloc(ctx, sizeof hxf, (void **)&xf) != GQ_SUCCESS ||
+      gq_copy_to(ctx, x, hx, sizeof hx) != GQ_SUCCESS || gq_copy_to(ctx, xf, hxf, sizeof hxf) != GQ_SUCCESS) {
+    tap_ok(0, "%s: the accumulators' data in the context's memory (%s)", where, gq_last_error());
+    return;
+  }
   gq_sum_acc sum, sum_before;
   gq_rms_acc rms, rms_before;
   gq_stats_acc st, st_before;
@@ -102,6 +110,8 @@ static void accumulate(void)
   gq_stats_accumulate(ctx, &fresh, 0, NULL);
   gq_stats_finish(&fresh, GQ_NAN_OMIT, &s);
   tap_ok(stats_is_identity(&s), "%s: a stats accumulator that saw only n = 0 finishes as the identity", where);
+  gq_free(ctx, x);
+  gq_free(ctx, xf);
 }
 
 /* An empty raw input: from memory (its length known, 0: no backend runs)

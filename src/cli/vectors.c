@@ -172,11 +172,13 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
 {
   char msg[512];
   gq_reader *r[2] = {NULL, NULL};
-  for (int i = 0; i < run->inputs; i++)
-    if (gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg) != GQ_SUCCESS) {
+  for (int i = 0; i < run->inputs; i++) {
+    const int opened = gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg);
+    if (opened != GQ_SUCCESS) { /* a file that cannot be read is bad input; memory that runs out is not */
       gq_reader_close(r[0]);
-      return cli_error(EXIT_USAGE, "%s", msg);
+      return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
     }
+  }
   static const char *const formats[] = {"auto", "npy", "raw", "text"};
   run->format = formats[gq_reader_format(r[0])];
   run->dtype = gq_reader_dtype(r[0]) == GQ_DTYPE_F32 && (!r[1] || gq_reader_dtype(r[1]) == GQ_DTYPE_F32) ? "f32" : "f64";
