@@ -93,14 +93,17 @@ if has bench; then
     dir=$top; [ $side = base ] && dir=$base
     (cd "$dir" && bench/bench_reduce 20 >"$L/bench-reduce-$side.txt" 2>&1)
     (cd "$dir" && bench/bench_trapezoid 1000000000 20 >"$L/bench-trapezoid-$side.txt" 2>&1)
-    (cd "$dir" && bench/bench_mc 28 20 >"$L/bench-mc-$side.txt" 2>&1)
+    # the Monte Carlo bench: bench_mc (fused vs the library's host-API path) until issue 14,
+    # bench_mc_curand (fused vs cuRAND's host API + a map + CUB) after
+    mc=bench/bench_mc_curand; [ -x "$dir/$mc" ] || mc=bench/bench_mc
+    (cd "$dir" && $mc 28 20 >"$L/bench-mc-$side.txt" 2>&1)
   done
   for side in base new; do
     say "---- $side: data reductions, 2^20 and 2^28"
     grep -E "n=2\^(20|28)" "$L/bench-reduce-$side.txt" | tee -a "$S"
     say "---- $side: trapezoid circle 1e9, mc fused 2^28"
     tail -3 "$L/bench-trapezoid-$side.txt" | tee -a "$S"
-    grep -iE "fused" "$L/bench-mc-$side.txt" | tail -2 | tee -a "$S"
+    grep -iE "fused|curand|host" "$L/bench-mc-$side.txt" | tail -3 | tee -a "$S"
   done
 fi
 (cd "$L" && tar czf "$OUT/logs-$(echo "$steps" | tr ' ' '-').tar.gz" .)
