@@ -65,8 +65,8 @@ if has sanitize; then
 circle|--f=circle --n=3000001 --quiet
 circle-float|--f=circle --precision=float --n=3000001 --quiet
 expr-float|--f='(x^0)^2+sin(3*x)' --precision=float --n=3000001 --quiet
-expr-nonfinite|--f='1/(x-0.5)' --n=3000001 --quiet
-builtin-nonfinite|--f=circle --a=0 --b=2 --n=3001 --quiet
+expr-scan|--f='1/(x-0.5)' --n=3000002 --quiet
+expr-scan-float|--f='1/(x-0.5)' --precision=float --n=3002 --quiet
 huge-sum|--f='1e308+x' --n=100001 --quiet
 mc-fused|mc --f='x1*x2+x3' --dim=3 --n=200000 --no-check
 mc-wide|mc --f='x1+x2+x3+x4+x5+x6' --dim=6 --n=200001 --no-check
@@ -80,9 +80,11 @@ stats-gen|stats --gen=normal --n=3000001 --check
 CASES
   done
   for tool in memcheck racecheck synccheck; do # every array path: one-shot, async, stream, classify
-    for t in t_reduce_gpu t_stats_fast_gpu; do
-      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$L/san-$tool-$t.log" 2>&1
-      say "$tool tests/$t: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$L/san-$tool-$t.log" | tail -1)"
+    for t in t_reduce_gpu t_stats_fast_gpu t_trapezoid_gpu "t_empty gpu"; do
+      log="$L/san-$tool-${t%% *}.log"
+      # shellcheck disable=SC2086
+      timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$log" 2>&1
+      say "$tool tests/$t: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$log" | tail -1)"
     done
   done
 fi
