@@ -25,8 +25,7 @@ __device__ __forceinline__ int shfl_xor(int v, int m) { return __shfl_xor_sync(F
 __device__ __forceinline__ long long shfl_xor(long long v, int m) { return __shfl_xor_sync(FULL_MASK, v, m); }
 // Any other trivially copyable value (gq_csum, the data reductions'
 // accumulators), shuffled one 32-bit word at a time.
-template <class T>
-__device__ __forceinline__ T shfl_down(T v, int d)
+template <class T, class Shuffle> __device__ __forceinline__ T shfl_words(T v, Shuffle shuffle)
 {
   static_assert(sizeof(T) % 4 == 0, "shuffled structs are made of 32-bit words");
   T r;
@@ -34,20 +33,16 @@ __device__ __forceinline__ T shfl_down(T v, int d)
   int *dst = reinterpret_cast<int *>(&r);
 #pragma unroll
   for (int k = 0; k < (int)(sizeof(T) / 4); k++)
-    dst[k] = __shfl_down_sync(FULL_MASK, src[k], d);
+    dst[k] = shuffle(src[k]);
   return r;
 }
-template <class T>
-__device__ __forceinline__ T shfl_xor(T v, int m)
+template <class T> __device__ __forceinline__ T shfl_down(T v, int d)
 {
-  static_assert(sizeof(T) % 4 == 0, "shuffled structs are made of 32-bit words");
-  T r;
-  const int *src = reinterpret_cast<const int *>(&v);
-  int *dst = reinterpret_cast<int *>(&r);
-#pragma unroll
-  for (int k = 0; k < (int)(sizeof(T) / 4); k++)
-    dst[k] = __shfl_xor_sync(FULL_MASK, src[k], m);
-  return r;
+  return shfl_words(v, [d](int w) { return __shfl_down_sync(FULL_MASK, w, d); });
+}
+template <class T> __device__ __forceinline__ T shfl_xor(T v, int m)
+{
+  return shfl_words(v, [m](int w) { return __shfl_xor_sync(FULL_MASK, w, m); });
 }
 
 // Combine operators.
