@@ -13,8 +13,8 @@
 namespace gq {
 
 // Index classes of a grid sum: key k holds the points whose index is
-// congruent to k modulo GRID_KEYS (what trapezoid.c weighs).
-constexpr int GRID_KEYS = 2;
+// congruent to k modulo GRID_KEYS (internal.h; what a rule weighs).
+constexpr int GRID_KEYS = GQ_GRID_KEYS;
 
 // The kernels of a grid problem: its sum (fast or exact functions) and its
 // scan, for the launch shape Grid (policy.cuh).

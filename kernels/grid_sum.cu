@@ -8,7 +8,7 @@
 #include "engine/launch.cuh"
 #include "engine/tile_accumulators.cuh"
 
-extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
 extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 
 namespace {
@@ -96,7 +96,7 @@ template <class Rows, class Real, class F, bool SCAN> const void *builtin_kernel
 // again with CUDA's own functions (fast_sqrt is not finite for 0, +inf and
 // subnormals), so what remains is the integrand's.
 template <class Fast, class Exact>
-int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   info->compile_ms = 0.0;
   info->jit = GQ_JIT_NONE;
@@ -131,7 +131,7 @@ int nonfinite_for(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint
 
 } // namespace
 
-extern "C" int gq_cuda_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+extern "C" int gq_cuda_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   switch (p->f->id) {
 #define GQ_BUILTIN(ID, name, formula, scale, fx, lo, hi, Fx, desc) \

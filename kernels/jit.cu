@@ -292,7 +292,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
 
 } // namespace
 
-extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");

@@ -94,9 +94,12 @@ static inline int gq_span_fits(const void *p, size_t n, size_t size)
 int gq_check_span(const char *function, const char *argument, const void *p, size_t n, size_t size);
 
 /* The grid x_i = fma(i, h, a), evaluated in `precision`, summed over the
- * interior indices [first, last] split by index parity: sums[p] holds the
- * compensated sum of g(x_i) over the i with i % 2 == p (f = scale * g).  Both backends
- * implement this one reduction; the trapezoid module assembles T(h) and T(2h). */
+ * interior indices [first, last] by index class: sums[k] holds the
+ * compensated sum of g(x_i) over the i with i % GQ_GRID_KEYS == k (f = scale
+ * * g).  Both backends implement this one reduction (the GPU engine's keyed
+ * sums, kernels/grid.cuh; cpu/driver.c); a rule weighs the classes — the
+ * trapezoid module assembles T(h) and T(2h) from the two parities. */
+#define GQ_GRID_KEYS 2
 typedef struct {
   const gq_integrand *f;
   int precision;   /* gq_precision */
@@ -111,7 +114,7 @@ typedef struct {
   int jit;           /* GQ_JIT_*                                            */
 } gq_grid_info;
 
-int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
 /* The team size of every CPU parallel region (context.c): OpenMP's choice,
  * capped at GQ_CPU_THREADS_PER_PROC per processor and GQ_CPU_MAX_THREADS. */
 #define GQ_CPU_THREADS_PER_PROC 4
@@ -125,7 +128,7 @@ int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t 
 int gq_cuda_count(void);
 int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namelen, int *sms);
 void gq_cuda_close(struct gq_cuda_state *st);
-int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
 int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled);
 void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream);

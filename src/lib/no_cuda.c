@@ -15,7 +15,7 @@ int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namel
 
 void gq_cuda_close(struct gq_cuda_state *st) { (void)st; }
 
-int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   (void)st; (void)p; (void)sums; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");

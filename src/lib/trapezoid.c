@@ -18,7 +18,7 @@
 
 #define eval_in gq_integrand_eval_in
 
-static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[2], gq_grid_info *info)
+static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   if (ctx->backend == GQ_BACKEND_CUDA)
     return gq_cuda_grid_sum(ctx->cuda, p, sums, info);
@@ -89,7 +89,8 @@ static int trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
                    a, b, (unsigned long long)n);
 
   const double fa = eval_in(f, precision, a), fb = eval_in(f, precision, b);
-  gq_csum sums[2] = {gq_csum_zero(), gq_csum_zero()};
+  gq_csum sums[GQ_GRID_KEYS] = {gq_csum_zero(), gq_csum_zero()};
+  _Static_assert(GQ_GRID_KEYS == 2, "the trapezoid weighs the two parities");
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (n >= 2) {
     gq_grid_sum p = {f, precision, a, h, 1, n - 1};

@@ -48,7 +48,7 @@ enum {
 typedef enum { SOURCE_GRID, SOURCE_ARRAYS, SOURCE_PHILOX } source_kind;
 typedef enum { MAP_INTEGRAND, MAP_PRODUCT, MAP_DIFF_SQUARED, MAP_IDENTITY } map_kind;
 typedef enum {
-  ACC_PARITY_SUMS, /* gq_csum per index parity (the trapezoid's T(h), T(2h)) */
+  ACC_KEYED_SUMS,  /* gq_csum per index class mod GQ_GRID_KEYS (what a rule weighs) */
   ACC_NONFINITE,   /* how many values are not finite, and the first index   */
   ACC_SUM,         /* gq_sum_acc                                            */
   ACC_RMS,         /* gq_rms_acc                                            */
@@ -75,7 +75,7 @@ typedef struct {
 
 /* One part's accumulator, merged in part order. */
 typedef union {
-  gq_csum parity[2];
+  gq_csum keyed[GQ_GRID_KEYS];
   nonfinite_count nonfinite;
   gq_reduce_acc reduce;
   gq_mc_moments moments;
@@ -561,7 +561,7 @@ static void accumulate(const problem *p, part_acc *A, const double *x, const dou
     return;
   }
   switch (p->acc) {
-  case ACC_PARITY_SUMS: values_block(&A->sum, x, count); break;
+  case ACC_KEYED_SUMS: values_block(&A->sum, x, count); break;
   case ACC_NONFINITE: nonfinite_block(&A->nonfinite, x, count, p->grid->first + index); break;
   case ACC_SUM:
     if (p->map == MAP_PRODUCT)
@@ -584,13 +584,16 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
   }
   const sum_lanes *L = &A->sum;
   switch (p->acc) {
-  case ACC_PARITY_SUMS:
-    /* Chunks start at lo + multiples of CHUNK (even), so lane l always held
-     * grid indices of parity (first + lo + l) % 2. */
-    out->parity[0] = out->parity[1] = gq_csum_zero();
+  case ACC_KEYED_SUMS:
+    /* Chunks start at lo + multiples of CHUNK (a multiple of LANES and of
+     * GQ_GRID_KEYS), so lane l always held grid indices of class
+     * (first + lo + l) % GQ_GRID_KEYS. */
+    _Static_assert(LANES % GQ_GRID_KEYS == 0 && CHUNK % GQ_GRID_KEYS == 0, "a lane keeps its index class");
+    for (int k = 0; k < GQ_GRID_KEYS; k++)
+      out->keyed[k] = gq_csum_zero();
     for (int l = 0; l < LANES; l++) {
       const gq_csum lane = {L->s[l], L->c[l]};
-      gq_csum_merge(&out->parity[(p->grid->first + lo + (uint64_t)l) & 1], lane);
+      gq_csum_merge(&out->keyed[(p->grid->first + lo + (uint64_t)l) % GQ_GRID_KEYS], lane);
     }
     break;
   case ACC_NONFINITE: out->nonfinite = A->nonfinite; break;
@@ -636,8 +639,9 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
 /* result = the identity of the problem's accumulator; then merge(result, part). */
 static void result_init(const problem *p, part_result *r)
 {
-  if (p->acc == ACC_PARITY_SUMS)
-    r->parity[0] = r->parity[1] = gq_csum_zero();
+  if (p->acc == ACC_KEYED_SUMS)
+    for (int k = 0; k < GQ_GRID_KEYS; k++)
+      r->keyed[k] = gq_csum_zero();
   else if (p->acc == ACC_NONFINITE)
     r->nonfinite = (nonfinite_count){0, UINT64_MAX};
   else if (p->acc == ACC_MOMENTS)
@@ -648,9 +652,9 @@ static void result_init(const problem *p, part_result *r)
 
 static void result_merge(const problem *p, part_result *r, const part_result *part)
 {
-  if (p->acc == ACC_PARITY_SUMS) {
-    gq_csum_merge(&r->parity[0], part->parity[0]);
-    gq_csum_merge(&r->parity[1], part->parity[1]);
+  if (p->acc == ACC_KEYED_SUMS) {
+    for (int k = 0; k < GQ_GRID_KEYS; k++)
+      gq_csum_merge(&r->keyed[k], part->keyed[k]);
   } else if (p->acc == ACC_NONFINITE) {
     r->nonfinite.count += part->nonfinite.count;
     if (part->nonfinite.first < r->nonfinite.first)
@@ -725,21 +729,21 @@ static void no_jit(gq_grid_info *info, double ms)
   info->jit = GQ_JIT_NONE;
 }
 
-int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[2], gq_grid_info *info)
+int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   (void)ctx;
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
   /* 32 chunks (64 Ki points) per part at least: less is not worth a thread */
-  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_PARITY_SUMS,
+  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_KEYED_SUMS,
                      .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  sums[0] = r.parity[0];
-  sums[1] = r.parity[1];
+  for (int k = 0; k < GQ_GRID_KEYS; k++)
+    sums[k] = r.keyed[k];
   if (info)
     no_jit(info, ms);
   return GQ_SUCCESS;
