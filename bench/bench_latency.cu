@@ -251,11 +251,11 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
       flag_kernel<false><<<1, 32, 0, stream>>>(d_flag, 1);
       ticket_kernel<<<512, 256, 0, stream>>>(d_counter, d_flag, 2);
-      Engine<256, 4, Full, Dot, 2>(a, b, n20, partials, full, nullptr).launch(Completion{nullptr, nullptr});
+      Engine<256, 4, Full, ExactProductOperands, 2>(a, b, n20, partials, full, nullptr).launch(Completion{nullptr, nullptr});
       Engine<256, 4, Lite, Dot, 2>(a, b, n20, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
       Engine<512, 4, Lite, Dot, 2>(a, b, n20, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
       Engine<256, 8, Lite, Dot, 2>(a, b, n20, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
-      Engine<256, 4, RmsThread, Difference, 2>(a, b, n20, partials, rms, nullptr).launch(Completion{nullptr, nullptr});
+      Engine<256, 4, RmsThread, DifferenceWithOperands, 2>(a, b, n20, partials, rms, nullptr).launch(Completion{nullptr, nullptr});
       Engine<256, 8, Lite, Identity, 1>(a, b, 1 << 10, partials, lite, nullptr).launch(Completion{nullptr, nullptr});
       // the one-shot shapes at 2^20: dot and rms lite, finished into device memory
       double *fin = static_cast<double *>(d_fin);
@@ -422,7 +422,7 @@ int main(int argc, char **argv)
 
   for (long long n : {1LL << 10, 1LL << 20}) {
     printf("engine dot kernel, n = 2^%d, host clock, result in mapped memory:\n", (int)std::log2((double)n));
-    engine_row("full 256x4 (the full accumulator)", Engine<256, 4, Full, Dot, 2>(a, b, n, partials, full, nullptr));
+    engine_row("full 256x4 (the full accumulator)", Engine<256, 4, Full, ExactProductOperands, 2>(a, b, n, partials, full, nullptr));
     engine_row("lite 256x4", Engine<256, 4, Lite, Dot, 2>(a, b, n, partials, lite, nullptr));
     engine_row("lite 256x2", Engine<256, 2, Lite, Dot, 2>(a, b, n, partials, lite, nullptr));
     engine_row("lite 256x1", Engine<256, 1, Lite, Dot, 2>(a, b, n, partials, lite, nullptr));
@@ -440,13 +440,13 @@ int main(int argc, char **argv)
     engine_row("rms lite 512x4", Engine<512, 4, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl, nullptr));
     engine_row("rms lite 128x8", Engine<128, 8, RmsLiteThread, Difference, 2>(a, b, n, partials, rmsl, nullptr));
     engine_row("rms full 256x4 (the full accumulator)",
-               Engine<256, 4, RmsThread, Difference, 2>(a, b, n, partials, rms, nullptr));
-    engine_row("rms full 256x2", Engine<256, 2, RmsThread, Difference, 2>(a, b, n, partials, rms, nullptr));
-    engine_row("rms full 512x2", Engine<512, 2, RmsThread, Difference, 2>(a, b, n, partials, rms, nullptr));
-    engine_row("rms full 128x4", Engine<128, 4, RmsThread, Difference, 2>(a, b, n, partials, rms, nullptr));
+               Engine<256, 4, RmsThread, DifferenceWithOperands, 2>(a, b, n, partials, rms, nullptr));
+    engine_row("rms full 256x2", Engine<256, 2, RmsThread, DifferenceWithOperands, 2>(a, b, n, partials, rms, nullptr));
+    engine_row("rms full 512x2", Engine<512, 2, RmsThread, DifferenceWithOperands, 2>(a, b, n, partials, rms, nullptr));
+    engine_row("rms full 128x4", Engine<128, 4, RmsThread, DifferenceWithOperands, 2>(a, b, n, partials, rms, nullptr));
     printf("  device time of one launch (events):\n");
     {
-      Engine<256, 4, Full, Dot, 2> e(a, b, n, partials, full, nullptr);
+      Engine<256, 4, Full, ExactProductOperands, 2> e(a, b, n, partials, full, nullptr);
       row("full 256x4", event_time([&] { e.launch(Completion{nullptr, nullptr}); }, 1));
       row("full 256x4, 100 back to back, per launch", event_time([&] { e.launch(Completion{nullptr, nullptr}); }, 100));
       Engine<256, 4, Lite, Dot, 2> l(a, b, n, partials, lite, nullptr);
@@ -474,11 +474,11 @@ int main(int argc, char **argv)
       Stat s = event_time([&] { e.launch(Completion{nullptr, nullptr}); }, 1);
       printf("  %-58s %8.2f us  %7.1f GB/s\n", w, s.median, 16.0 * big / (s.median * 1e3));
     };
-    dev_row("dot full 256x4", Engine<256, 4, Full, Dot, 2>(A, B, big, partials, full, nullptr));
+    dev_row("dot full 256x4", Engine<256, 4, Full, ExactProductOperands, 2>(A, B, big, partials, full, nullptr));
     dev_row("dot lite 256x4", Engine<256, 4, Lite, Dot, 2>(A, B, big, partials, lite, nullptr));
     dev_row("dot lite 256x8", Engine<256, 8, Lite, Dot, 2>(A, B, big, partials, lite, nullptr));
     dev_row("dot lite 512x4", Engine<512, 4, Lite, Dot, 2>(A, B, big, partials, lite, nullptr));
-    dev_row("rms full 256x4", Engine<256, 4, RmsThread, Difference, 2>(A, B, big, partials, rms, nullptr));
+    dev_row("rms full 256x4", Engine<256, 4, RmsThread, DifferenceWithOperands, 2>(A, B, big, partials, rms, nullptr));
     dev_row("rms lite 256x4", Engine<256, 4, RmsLiteThread, Difference, 2>(A, B, big, partials, rmsl, nullptr));
     dev_row("rms lite 256x8", Engine<256, 8, RmsLiteThread, Difference, 2>(A, B, big, partials, rmsl, nullptr));
     dev_row("rms lite 512x4", Engine<512, 4, RmsLiteThread, Difference, 2>(A, B, big, partials, rmsl, nullptr));

@@ -96,14 +96,6 @@ struct SumThread {
     else
       add_fast(t);
   }
-  // Without the operands (the benches' ExactProduct): an overflowed product
-  // counts as an infinite term.
-  template <bool CLASSIFY> __device__ __forceinline__ void add(ProductTerm t, uint64_t, int)
-  {
-    if (skip<CLASSIFY>(t.p))
-      return;
-    add_fast(t.p, t.err);
-  }
   template <bool CLASSIFY> __device__ __forceinline__ void add(ProductOperands t, uint64_t, int)
   {
     if (!CLASSIFY) {
@@ -138,16 +130,6 @@ struct RmsThread {
     acc.sq_ref_err = ref.c + fma(a, a, -a2);
     acc.max_abs = fmax(acc.max_abs, fabs(d));
     acc.n++;
-  }
-  // Without b (the benches' Difference): an overflowed a - b counts as infinite.
-  template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceTerm t, uint64_t, int)
-  {
-    if (CLASSIFY && !(finite(t.d) && finite(t.a))) {
-      if (t.d != t.d || t.a != t.a) acc.nan_count++;
-      else acc.inf_count++;
-      return;
-    }
-    add_fast(t.a, t.d);
   }
   template <bool CLASSIFY> __device__ __forceinline__ void add(DifferenceOperands t, uint64_t, int)
   {
