@@ -108,4 +108,29 @@ if has bench; then
     grep -iE "fused|curand|host" "$L/bench-mc-$side.txt" | tail -3 | tee -a "$S"
   done
 fi
+# Interleaved: base, new, base, new, ... so that drift of the shared machine
+# (which moves the peers as much as gpuquad) falls on both sides alike.
+if has abab; then
+  export GPUQUAD_CACHE_DIR=$(mktemp -d)
+  for round in 1 2 3; do
+    for side in base new; do
+      dir=$top; [ $side = base ] && dir=$base
+      mc=bench/bench_mc_curand; [ -x "$dir/$mc" ] || mc=bench/bench_mc
+      (cd "$dir" && bench/bench_reduce 20 && bench/bench_trapezoid 1000000000 20 && $mc 28 20) \
+        >"$L/abab-$side-$round.txt" 2>&1
+    done
+  done
+  for side in base new; do
+    say "---- $side, rounds 1-3: each row's medians (gpuquad/peer where the row has a peer)"
+    for row in "gq_dot .*n=2\^20" "gq_rms_diff .*n=2\^20" "gq_sum .*n=2\^20" "gq_stats .*n=2\^20" \
+      "gq_dot .*n=2\^28" "gq_sum .*n=2\^28" "gq_rms_diff .*n=2\^28" "gq_stats .*n=2\^28" \
+      "gpuquad circle double" "thrust" "^fused"; do
+      vals=$(for r in 1 2 3; do grep -E "$row" "$L/abab-$side-$r.txt" | grep -v probe | head -1; done |
+        awk '/^fused/ { printf "%s ", $2; next }
+             { v = ""; for (i = 1; i < NF; i++) if ($i ~ /^[0-9.]+$/ && ($(i+1) == "us" || $(i+1) == "ms"))
+                 v = v (v == "" ? "" : "/") $i; printf "%s ", v }')
+      say "  $row: $vals"
+    done
+  done
+fi
 (cd "$L" && tar czf "$OUT/logs-$(echo "$steps" | tr ' ' '-').tar.gz" .)
