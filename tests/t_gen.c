@@ -190,6 +190,7 @@ int main(int argc, char **argv)
   if (argc > 1 && strcmp(argv[1], "--gpu") == 0) {
     if (gq_cuda_device_count() == 0) {
       printf("1..0 # SKIP no CUDA device\n");
+      gq_context_free(cpu);
       return 77;
     }
     gq_context *gpu = gq_context_create(0);
