@@ -149,7 +149,7 @@ struct RmsThread {
 // gq_stats_acc that only the classifying pass uses (reduce_acc.h's scaled
 // adds), and builds the accumulator in result().  Per element it does what
 // gq_stats_acc_add does, for ~26 FP64 operations instead of ~35:
-//   - the shift K is set once, before any add (stats_begin, the first value
+//   - the shift K is set once, before any add (thread_begin, the first value
 //     of the launch's data, the same for every thread): no per-element
 //     `first value?` select, and the tree merges have d = 0.  K is one of the
 //     values, which is all the error bound of reduce_acc.h asks of it;
@@ -260,7 +260,7 @@ struct StatsThread {
   static constexpr int KEYS = 1;
   template <int N> __device__ __forceinline__ void close() {}
   gq_stats_acc acc;                           // the classifying pass's
-  double shift = 0.0;                         // K, set by stats_begin
+  double shift = 0.0;                         // K, set by thread_begin
   StatsSums set[SETS];
   double min = (double)INFINITY, max = -(double)INFINITY;
   uint64_t n = 0, argmin = GQ_NO_INDEX, argmax = GQ_NO_INDEX;
@@ -425,7 +425,7 @@ struct SumLiteCombine : CsumMerge {
 // for compensation where it is dear:
 //   - a thread adds a tile's squares with fma (the square exact inside it,
 //     one rounding per term) into plain partials, and folds them into its
-//     compensated sums once per tile (flush, called by the engine after every
+//     compensated sums once per tile (close, called by the engine after every
 //     whole tile): per element 4 FP64 operations instead of RmsThread's 20
 //     (sub, two fma, max) — at 2^20 elements a latency of ~9.5 us instead of
 //     ~10.6 (BENCHMARKS.md);
