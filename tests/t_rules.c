@@ -189,6 +189,21 @@ static void against_gsl(gq_context *ctx)
         }
     gq_integrand_free(owned);
   }
+  /* float evaluation (the sum still in double): the check's tolerance is
+   * float's rounding */
+  for (size_t k = 0; k < nb; k++)
+    for (size_t r = 1; r < 3; r++) {
+      const gq_integrand *f = gq_integrand_builtin_at(k);
+      double a, b, tol;
+      gq_integrand_limits(f, &a, &b);
+      gq_rule_result res;
+      gq_reference ref;
+      gq_check_outcome out;
+      const int st = gq_integrate_rule(ctx, f, RULES[r], a, b, 1000, GQ_PRECISION_FLOAT, &res);
+      gq_check_rule(f, a, b, &res, GQ_PRECISION_FLOAT, &ref, &tol, &out);
+      tap_ok(st == GQ_SUCCESS && out.verdict == GQ_CHECK_PASSED, "%s %s float n=1000: %.9g vs %.9g, tol %.3g %s",
+             gq_rule_name(RULES[r]), gq_integrand_name(f), res.result, ref.value, tol, out.message);
+    }
   /* A check that must fail: a narrow peak between the grid points, which
    * both the rule and its coarser rule miss. */
   gq_integrand *f = parse1("exp(-1000*(x-0.37)^2)");
