@@ -140,19 +140,31 @@ const char *gq_integrand_description(const gq_integrand *f);
 void gq_integrand_limits(const gq_integrand *f, double *a, double *b);
 double gq_integrand_eval(const gq_integrand *f, double x); /* host, double; x1 = x for D > 1 */
 
-/* ---- the composite trapezoid rule ------------------------------------- */
+/* ---- Newton-Cotes rules: trapezoid, Simpson, Boole --------------------- */
 typedef enum { GQ_PRECISION_DOUBLE = 0, GQ_PRECISION_FLOAT = 1 } gq_precision;
+
+/* A composite rule on n equal intervals of width h = (b - a) / n, points
+ * x_i = fma(i, h, a), i = 0..n (x_n = b):
+ *   GQ_RULE_TRAPEZOID  h   (1/2, 1, 1, ..., 1, 1/2)            any n; exact up to degree 1
+ *   GQ_RULE_SIMPSON    h/3 (1, 4, 2, 4, ..., 2, 4, 1)           n even; degree 3
+ *   GQ_RULE_BOOLE      2h/45 (7, 32, 12, 32, 14, ..., 32, 7)    n a multiple of 4; degree 5 */
+typedef enum { GQ_RULE_TRAPEZOID = 0, GQ_RULE_SIMPSON = 1, GQ_RULE_BOOLE = 2 } gq_rule;
 
 /* Largest number of intervals: every grid index i is exact in double, so
  * x_i = fma(i, h, a) carries one rounding and nothing drifts. */
 #define GQ_TRAPEZOID_MAX_N (UINT64_C(1) << 53)
 
 typedef struct {
-  double result;     /* T(h) = h * (f(a)/2 + f(x_1) + ... + f(x_{n-1}) + f(b)/2)      */
-  double coarse;     /* the same rule on every other point (spacing 2h), same pass    */
-  double abserr;     /* discretisation error estimate |T(h) - coarse| / 3 (Richardson) */
-  double difference; /* |T(h) - coarse|: for any convergence order p >= 1 the error
-                        of T(h) is at most this                                        */
+  double result;     /* the rule's value, e.g. T(h) = h * (f(a)/2 + f(x_1) + ... + f(b)/2) */
+  double coarse;     /* a lower-order result of the same pass: trapezoid T(2h);
+                        simpson S(2h) when n % 4 == 0, else T(2h); boole S(2h)          */
+  double abserr;     /* discretisation error estimate (error_formula): the
+                        Richardson estimate of the rule, or of the rule it
+                        extrapolates (Simpson's T, Boole's S): an upper bound on
+                        smooth f                                                       */
+  double difference; /* |result - coarse| (the trapezoid with n = 1: twice its
+                        distance from T(h/2)): for any convergence order p >= 1,
+                        a bound on the error once the rule converges                   */
   uint64_t n;        /* intervals (n + 1 points)                                      */
   double kernel_ms;  /* device time of the reduction (CUDA events) or CPU time        */
   int backend;       /* GQ_BACKEND_*                                                  */
@@ -160,7 +172,22 @@ typedef struct {
   double compile_ms; /* NVRTC compilation or cache load, ms (0 when no JIT)           */
   uint64_t nonfinite_count; /* after GQ_EDOM: points where f is not finite            */
   double nonfinite_x;       /* ... and the first of them (NaN if none)                */
-} gq_trapezoid_result;
+  int rule;                 /* gq_rule                                                */
+  const char *error_formula; /* how abserr was formed, e.g. "|T(h) - T(2h)|/3"        */
+} gq_rule_result;
+typedef gq_rule_result gq_trapezoid_result;
+
+/* "trapezoid", "simpson", "boole"; NULL for a value that is no rule. */
+const char *gq_rule_name(gq_rule rule);
+/* The rule of that name (GQ_EINVAL, with the names, for any other). */
+int gq_rule_parse(const char *name, gq_rule *rule);
+/* The highest degree of polynomial the rule integrates exactly (1, 3, 5);
+ * -1 for a value that is no rule. */
+int gq_rule_degree(gq_rule rule);
+/* GQ_SUCCESS if the rule can be used on n intervals; GQ_EINVAL otherwise,
+ * naming the nearest valid n ("simpson needs an even n; nearest: 1000 or
+ * 1002"). */
+int gq_rule_check_n(gq_rule rule, uint64_t n);
 
 /* How the GPU kernel for an expression integrand was obtained. */
 enum {
@@ -185,14 +212,19 @@ enum {
  * (--no-cache). */
 void gq_context_set_jit_cache(gq_context *ctx, int enabled);
 
-/* T(h) for f on [a, b] with n equal intervals (b < a gives the negated
- * integral).  The sum is accumulated with compensation on both backends, so
- * the result is the trapezoid sum of the computed f(x_i) to 1-2 ulp.
- * GQ_EINVAL for non-finite limits or n outside [1, GQ_TRAPEZOID_MAX_N];
- * GQ_EDOM when f is not finite at some grid point: the result is then NaN or
- * Inf, nonfinite_count and nonfinite_x say where, and gq_last_error() says it
- * in words.  Both endpoints are evaluated: an integrable singularity at a or
- * b (1/sqrt(x) at 0) is GQ_EDOM; move the limit off it. */
+/* The rule for f on [a, b] with n equal intervals (b < a gives the negated
+ * integral), and its error estimate from a coarser rule of the same pass.
+ * The class sums are compensated on both backends and weighed with exact
+ * products, so the result is the rule's sum of the computed f(x_i) to 1-2
+ * ulp.  GQ_EINVAL for non-finite limits, n outside [1, GQ_TRAPEZOID_MAX_N]
+ * or not allowed by the rule (gq_rule_check_n), or an unknown rule;
+ * GQ_EDOM when f is not finite at some grid point: the result is then NaN
+ * or Inf, nonfinite_count and nonfinite_x say where, and gq_last_error()
+ * says it in words.  Both endpoints are evaluated: an integrable
+ * singularity at a or b (1/sqrt(x) at 0) is GQ_EDOM; move the limit off it. */
+int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b,
+                      uint64_t n, gq_precision precision, gq_rule_result *out);
+/* gq_integrate_rule with GQ_RULE_TRAPEZOID. */
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
                            uint64_t n, gq_precision precision, gq_trapezoid_result *out);
 
@@ -222,7 +254,7 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
 /* ... and the fraction of the integral of |f| that it may never exceed. */
 #define GQ_CHECK_MAX_FRACTION 0.125
 
-/* Is |T - reference| within what the trapezoid rule can be expected to miss?
+/* Is |result - reference| within what the rule can be expected to miss?
  * tolerance = min(GQ_CHECK_SAFETY * difference, GQ_CHECK_MAX_FRACTION * l1norm)
  *           + 64 * eps * l1norm + 64 * tiny * width + ref->abserr,
  * where eps is the unit roundoff of the evaluation precision and tiny its

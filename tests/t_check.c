@@ -75,19 +75,19 @@ static void trapezoid(gq_context *cpu)
   gq_reference ref;
   double tol = 0.0;
   gq_check_outcome out;
-  int status = gq_check_trapezoid(f, 0.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  int status = gq_check_rule(f, 0.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
   tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_PASSED && out.has_reference && fabs(ref.value - 4.0) <= 1e-14 &&
              isfinite(tol),
          "x^3 on [0, 2], 1000 intervals: %.17g passed (reference %.17g, tolerance %.3g)", r.result, ref.value, tol);
   r.result += 1e-3;
-  status = gq_check_trapezoid(f, 0.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  status = gq_check_rule(f, 0.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
   tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_FAILED && starts(out.message, "check failed: |estimate"),
          "the estimate 1e-3 off: failed (%s)", out.message);
   gq_integrand_free(f);
   /* 1/x on [-1, 2] has no integral: no reference, no pass */
   gq_integrand_parse("1/x", NULL, 0, 1, &f, NULL);
   r.result = log(2.0);
-  status = gq_check_trapezoid(f, -1.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  status = gq_check_rule(f, -1.0, 2.0, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
   tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_NOT_MADE && !out.has_reference && isnan(tol) &&
              starts(out.message, "check could not be made: "),
          "1/x on [-1, 2]: not made (%s)", out.message);

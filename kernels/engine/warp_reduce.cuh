@@ -4,7 +4,7 @@
 // the lower half (the result lands in the low lanes), shfl_xor is the
 // butterfly (every lane ends with the result).  KEYS > 1 reduces lanes that
 // are congruent modulo KEYS separately: lane k < KEYS ends with the reduction
-// of lanes k, k+KEYS, k+2*KEYS, ... (used to split sums by index parity).
+// of lanes k, k+KEYS, k+2*KEYS, ... (used to split sums by index class, grid.cuh).
 #ifndef GQ_WARP_REDUCE_CUH
 #define GQ_WARP_REDUCE_CUH
 

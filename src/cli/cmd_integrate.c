@@ -13,7 +13,7 @@
 void usage_integrate(FILE *out)
 {
   fputs("Usage: gpuquad [integrate] [--f=NAME] [--a=A] [--b=B] [--n=N] [OPTION]...\n"
-        "Integrate f over [a, b] with the composite trapezoid rule on n intervals,\n"
+        "Integrate f over [a, b] with a composite Newton-Cotes rule on n intervals,\n"
         "on the GPU (or the CPU), and check the result against GSL.\n"
         "\n"
         "  --f=F                integrand: a built-in name (default circle; --list\n"
@@ -24,6 +24,9 @@ void usage_integrate(FILE *out)
         "                       expression); b < a negates;\n"
         "                       numbers, or pi, -pi, e\n"
         "  --n=N                intervals (default 1e6): 1000000, 1e9, 2^30, 1G, 1Gi\n"
+        "  --rule=R             trapezoid (default; any n), simpson (n even) or\n"
+        "                       boole (n a multiple of 4); error estimate from a\n"
+        "                       coarser rule of the same pass\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
         "  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
@@ -59,7 +62,7 @@ static void list_integrands(FILE *out)
 
 /* The command line of integrate, as text until the problem is built. */
 typedef struct {
-  const char *fname, *a_text, *b_text, *n_text, *device_text, *precision_text;
+  const char *fname, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
 } integrate_options;
@@ -68,7 +71,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o);
 
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
-  integrate_options o = {"circle", NULL, NULL, "1e6", "auto", "double", 1, 0, 0, 0, t_start_ms};
+  integrate_options o = {"circle", NULL, NULL, "1e6", "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms};
   int help = 0, list = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
@@ -77,6 +80,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"a", OPT_VALUE, &o.a_text, NULL, 0},
     {"b", OPT_VALUE, &o.b_text, NULL, 0},
     {"n", OPT_VALUE, &o.n_text, NULL, 0},
+    {"rule", OPT_VALUE, &o.rule_text, NULL, 0},
     {"device", OPT_VALUE, &o.device_text, NULL, 0},
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
@@ -134,6 +138,11 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   uint64_t n;
   if (gq_parse_count(n_text, GQ_TRAPEZOID_MAX_N, &n, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
+  gq_rule rule;
+  if (gq_rule_parse(o->rule_text, &rule) != GQ_SUCCESS)
+    return cli_error(EXIT_USAGE, "--rule=%s: %s", o->rule_text, gq_last_error());
+  if (gq_rule_check_n(rule, n) != GQ_SUCCESS)
+    return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, gq_last_error());
   gq_precision precision;
   if (strcmp(precision_text, "double") == 0)
     precision = GQ_PRECISION_DOUBLE;
@@ -149,8 +158,8 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
-  gq_trapezoid_result r;
-  int status = gq_integrate_trapezoid(ctx, f, a, b, n, precision, &r);
+  gq_rule_result r;
+  int status = gq_integrate_rule(ctx, f, rule, a, b, n, precision, &r);
   if (status != GQ_SUCCESS) {
     rc = cli_error(cli_exit_status(status), "%s", gq_last_error());
     gq_context_free(ctx);
@@ -165,7 +174,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   double tolerance = NAN;
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   if (check) {
-    status = gq_check_trapezoid(f, a, b, &r, precision, &ref, &tolerance, &outcome);
+    status = gq_check_rule(f, a, b, &r, precision, &ref, &tolerance, &outcome);
     if (status != GQ_SUCCESS) {
       rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
       gq_context_free(ctx);
@@ -189,11 +198,12 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     json_number(&w, "b", b);
     json_uint(&w, "n", n);
     json_uint(&w, "points", n + 1);
-    json_string(&w, "rule", "trapezoid");
+    json_string(&w, "rule", gq_rule_name(rule));
     json_string(&w, "precision", precision_text);
     json_number(&w, "estimate", r.result);
     json_number(&w, "coarse_estimate", r.coarse);
     json_number(&w, "error_estimate", r.abserr);
+    json_string(&w, "error_formula", r.error_formula);
     if (check && outcome.has_reference) {
       json_number(&w, "reference", ref.value);
       json_number(&w, "reference_error", ref.abserr);
@@ -215,10 +225,11 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   } else if (quiet) {
     printf("%.17g\n", r.result);
   } else {
-    printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite trapezoid, %s)\n",
-           gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, precision_text);
+    printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite %s, %s)\n",
+           gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, gq_rule_name(rule),
+           precision_text);
     printf("  estimate     %.17g\n", r.result);
-    printf("  error est.   %.3g  (|T(h) - T(2h)|/3, same pass)\n", r.abserr);
+    printf("  error est.   %.3g  (%s, same pass)\n", r.abserr, r.error_formula);
     if (check && outcome.verdict != GQ_CHECK_NOT_MADE) {
       printf("  reference    %.17g  (%s, +/- %.2g)\n", ref.value, ref_method, ref.abserr);
       printf("  difference   %.3g  (tolerance %.3g): %s\n", r.result - ref.value, tolerance,

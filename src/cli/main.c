@@ -16,7 +16,7 @@ static void usage(FILE *out)
         "Estimate integrals and statistics with GPU reductions, checked against GSL.\n"
         "\n"
         "Commands:\n"
-        "  integrate   composite trapezoid rule (the default command)\n"
+        "  integrate   composite trapezoid, Simpson or Boole rule (the default command)\n"
         "  bench       every reduction method, verified and timed side by side (GPU)\n"
         "  dot A B     dot product of two vectors (files, or --gen)\n"
         "  rms A B     rms, max and relative size of a - b\n"

@@ -97,9 +97,10 @@ int gq_check_span(const char *function, const char *argument, const void *p, siz
  * interior indices [first, last] by index class: sums[k] holds the
  * compensated sum of g(x_i) over the i with i % GQ_GRID_KEYS == k (f = scale
  * * g).  Both backends implement this one reduction (the GPU engine's keyed
- * sums, kernels/grid.cuh; cpu/driver.c); a rule weighs the classes — the
- * trapezoid module assembles T(h) and T(2h) from the two parities. */
-#define GQ_GRID_KEYS 2
+ * sums, kernels/grid.cuh; cpu/driver.c); a rule weighs the classes (rules.c):
+ * four classes hold Boole's weights 14, 32, 12, 32 and every coarser rule of
+ * the same pass (T(2h), S(2h), S(h) under B(h)). */
+#define GQ_GRID_KEYS 4
 typedef struct {
   const gq_integrand *f;
   int precision;   /* gq_precision */

@@ -1,7 +1,7 @@
 /* check.h — the checks: every reference a result is compared with, and the
  * verdict on the comparison, in one module (src/lib/check/):
  *   integral.c  reference integrals from GSL (and antiderivatives), the
- *               trapezoid check;
+ *               check of a rule (trapezoid, Simpson, Boole);
  *   vegas.c     the Monte Carlo reference (GSL VEGAS, plain MC for the
  *               normal distribution) and the z-score check;
  *   data.c      the host reference of the data reductions (below) and the
@@ -96,17 +96,17 @@ void gq_check_rms(const gq_data_ref *r, gq_nan_policy policy, const gq_rms_resul
                   gq_check_outcome *out);
 void gq_check_stats(const gq_data_ref *r, const gq_stats_result *got, gq_ref_stats *ref, gq_check_outcome *out);
 
-/* The trapezoid estimate r of f on [a, b] against its reference (*ref, and
- * the tolerance, NaN when there is none).  GQ_SUCCESS with the outcome; the
- * reference's own failure to run (GQ_ENOMEM, GQ_ECUDA) is returned instead,
- * with no verdict. */
-int gq_check_trapezoid(const gq_integrand *f, double a, double b, const gq_trapezoid_result *r,
-                       gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out);
+/* The estimate r of f on [a, b] by a rule against its reference (*ref, and
+ * the tolerance from the rule's own error estimate, NaN when there is none).
+ * GQ_SUCCESS with the outcome; the reference's own failure to run
+ * (GQ_ENOMEM, GQ_ECUDA) is returned instead, with no verdict. */
+int gq_check_rule(const gq_integrand *f, double a, double b, const gq_rule_result *r,
+                  gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out);
 
 /* The Monte Carlo estimate r against the exact mean when exact is not NULL
  * (a check only where f's moments exist: a standard error means nothing
  * otherwise), else against GSL (gq_mc_reference_gsl); *ref and the z-score
- * (NaN when there is none) as for gq_check_trapezoid. */
+ * (NaN when there is none) as for gq_check_rule. */
 int gq_check_mc(const gq_integrand *f, const gq_mc_options *opt, const gq_mc_result *r, const double *exact,
                 gq_mc_reference *ref, double *z, gq_check_outcome *out);
 

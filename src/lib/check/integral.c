@@ -1,4 +1,4 @@
-/* integral.c — reference integrals from GSL and the trapezoid check.
+/* integral.c — reference integrals from GSL and the check of a rule's result.
  *
  * A reference is only as good as GSL's verdict on it, so every status of
  * gsl_integration_qags is read.  The integral of |f| comes first: f has an
@@ -215,7 +215,8 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
    * accuracy: a floor of a few of those over the interval. */
   const double tiny = in_float ? FLT_MIN : DBL_MIN;
   const double rounding = 64.0 * eps * ref->l1norm + 64.0 * tiny * ref->width + 4.0 * DBL_TRUE_MIN;
-  /* The bound GQ_CHECK_SAFETY * |T(h) - T(2h)| holds once the rule converges;
+  /* The bound GQ_CHECK_SAFETY * |result - coarse| (the coarser rule of the
+   * same pass: T(2h) for the trapezoid) holds once the rule converges;
    * an estimate it puts as far off as a fair fraction of ∫|f| has not, and
    * says nothing (a singularity between the grid points makes it grow with
    * the error itself).  Capped, it cannot excuse any error. */
@@ -238,8 +239,8 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
   if (GQ_CHECK_SAFETY * r->difference > cap)
     return gq_fail(GQ_ECHECK,
                    "|estimate - reference| = %.3g exceeds the tolerance %.3g; the rule has not converged "
-                   "(%g |T(h) - T(2h)| = %.3g is more than %g of the integral of |f|, %.3g): more "
-                   "intervals, or a singularity in [a, b]?",
+                   "(%g x its difference from the coarser rule = %.3g is more than %g of the integral "
+                   "of |f|, %.3g): more intervals, or a singularity in [a, b]?",
                    diff, tol, GQ_CHECK_SAFETY, GQ_CHECK_SAFETY * r->difference, GQ_CHECK_MAX_FRACTION,
                    ref->l1norm);
   return gq_fail(GQ_ECHECK, "|estimate - reference| = %.3g exceeds the tolerance %.3g", diff, tol);
@@ -247,8 +248,8 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
 
 /* A check that cannot be made (no reference: f has no integral, or GSL
  * cannot compute it; or one too uncertain to decide) is no pass. */
-int gq_check_trapezoid(const gq_integrand *f, double a, double b, const gq_trapezoid_result *r,
-                       gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out)
+int gq_check_rule(const gq_integrand *f, double a, double b, const gq_rule_result *r,
+                  gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out)
 {
   *tolerance = NAN;
   int status = gq_integrate_reference(f, a, b, ref);
