@@ -105,13 +105,13 @@ static void grid(void)
     for (int precision = GQ_PRECISION_DOUBLE; f && precision <= GQ_PRECISION_FLOAT; precision++) {
       /* an odd first index: the parities of the lanes swap */
       const gq_grid_sum p = {f, precision, 0.0, 1.0 / 2000003, 1, 2000002};
-      gq_csum one[2], three[2];
+      gq_csum one[GQ_GRID_KEYS], three[GQ_GRID_KEYS];
       threads(1);
       const int s1 = gq_cpu_grid_sum(NULL, &p, one, NULL);
       threads(3);
       const int s3 = gq_cpu_grid_sum(NULL, &p, three, NULL);
       tap_ok(s1 == GQ_SUCCESS && s3 == GQ_SUCCESS && same_bits(one, three, sizeof one) && one[0].s != one[1].s,
-             "grid %s (%s): the parity sums have the same bits on 1 and 3 threads (%.17g, %.17g)", texts[k],
+             "grid %s (%s): the keyed sums have the same bits on 1 and 3 threads (%.17g, %.17g)", texts[k],
              precision == GQ_PRECISION_FLOAT ? "float" : "double", one[0].s, one[1].s);
     }
     gq_integrand_free(parsed);
