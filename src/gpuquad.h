@@ -174,6 +174,8 @@ typedef struct {
   double nonfinite_x;       /* ... and the first of them (NaN if none)                */
   int rule;                 /* gq_rule                                                */
   const char *error_formula; /* how abserr was formed, e.g. "|T(h) - T(2h)|/3"        */
+  const char *change;  /* an infinite limit's change of variables, e.g.
+                          "x = a + t/(1-t), t in [0, 1]"; "" for finite limits        */
 } gq_rule_result;
 typedef gq_rule_result gq_trapezoid_result;
 
@@ -216,12 +218,21 @@ void gq_context_set_jit_cache(gq_context *ctx, int enabled);
  * integral), and its error estimate from a coarser rule of the same pass.
  * The class sums are compensated on both backends and weighed with exact
  * products, so the result is the rule's sum of the computed f(x_i) to 1-2
- * ulp.  GQ_EINVAL for non-finite limits, n outside [1, GQ_TRAPEZOID_MAX_N]
+ * ulp.  GQ_EINVAL for NaN limits, n outside [1, GQ_TRAPEZOID_MAX_N]
  * or not allowed by the rule (gq_rule_check_n), or an unknown rule;
  * GQ_EDOM when f is not finite at some grid point: the result is then NaN
  * or Inf, nonfinite_count and nonfinite_x say where, and gq_last_error()
  * says it in words.  Both endpoints are evaluated: an integrable
- * singularity at a or b (1/sqrt(x) at 0) is GQ_EDOM; move the limit off it. */
+ * singularity at a or b (1/sqrt(x) at 0) is GQ_EDOM; move the limit off it.
+ * Either limit may be -INFINITY or INFINITY: the rule is then applied, with
+ * n intervals, to f(phi(t)) phi'(t) over a finite t-interval (x = a +
+ * t/(1-t) on [a, inf), x = b - t/(1-t) on (-inf, b], x = t/(1-t^2) on the
+ * whole line; out->change names it, nonfinite_x is in x).  The value at an
+ * infinite end is taken as g's value next to it, its limit when f(x) x^2
+ * tends to a finite limit; an f that decays more slowly has no integral and
+ * gives a result far off with as large an error estimate, or GQ_EDOM.
+ * a == b infinite (an empty interval with no finite image) and NaN limits
+ * are GQ_EINVAL. */
 int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b,
                       uint64_t n, gq_precision precision, gq_rule_result *out);
 /* gq_integrate_rule with GQ_RULE_TRAPEZOID. */
@@ -229,18 +240,23 @@ int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, dou
                            uint64_t n, gq_precision precision, gq_trapezoid_result *out);
 
 /* ---- references and checks (GSL) -------------------------------------- */
-enum { GQ_REFERENCE_EXACT = 0, GQ_REFERENCE_QAGS = 1 };
+/* QAGI, QAGIU, QAGIL: GSL on (-inf, inf), [a, inf), (-inf, b] (infinite limits) */
+enum { GQ_REFERENCE_EXACT = 0, GQ_REFERENCE_QAGS = 1, GQ_REFERENCE_QAGI = 2, GQ_REFERENCE_QAGIU = 3,
+       GQ_REFERENCE_QAGIL = 4 };
 
 typedef struct {
   double value;   /* the integral                                                 */
   double abserr;  /* its error bound (a few ulp when exact; QAGS's estimate)      */
   double l1norm;  /* integral of |f|, the scale of rounding errors                */
   int method;     /* GQ_REFERENCE_*                                               */
-  double width;   /* |b - a|, the scale of underflow                              */
+  double width;   /* |b - a|, the scale of underflow (infinite limits: the
+                     t-interval's, 1, or 2 on the line)                           */
 } gq_reference;
 
 /* The integral of f over [a, b] from its antiderivative where known, otherwise
- * from gsl_integration_qags (relative tolerance 1e-13); the integral of |f|
+ * from gsl_integration_qags (relative tolerance 1e-13; with an infinite limit
+ * always GSL: qagiu, qagil or qagi, NaN limits and an empty a == b infinite
+ * GQ_EINVAL); the integral of |f|
  * from QAGS (1e-6) in either case.  GQ_EDOM, with GSL's reason and its best
  * estimates filled in, when there is no reference: the integral of |f| does
  * not converge (a singularity that is not integrable: f has no integral), or

@@ -13,7 +13,7 @@ expect_usage "unknown --f" "--f: unknown integrand 'nosuch': not a built-in" --f
 expect_usage "unknown option" "unknown option '--bogus'" --bogus
 expect_usage "short option" "unknown option '-n'" -n 5
 expect_usage "--a=nan" "--a=nan: is not a number (NaN" --a=nan
-expect_usage "--b=inf" "--b=inf: is not a finite number" --b=inf
+expect_usage "--a=inf --b=inf" "--a, --b: the interval .inf, inf. is empty" --f='exp(-x)' --a=inf --b=inf
 expect_usage "--a=1e999" "--a=1e999: is too large" --a=1e999
 expect_usage "--a=abc" "--a=abc: is not a number" --a=abc
 
@@ -32,7 +32,7 @@ run timeout 20 "$GPUQUAD" --f=x --n=1^99999999999999999999999 --device=cpu --no-
 check "--n=1^(23 digits) is n = 1, at once (T = 0.5)" sh -c '[ "$1" -eq 0 ] && [ "$2" = 0.5 ]' _ "$rc" "$out"
 expect_usage "--a=0x10" "--a=0x10: is not a number" --a=0x10
 expect_usage "--a=' 1'" "--a= 1: is not a number" "--a= 1"
-expect_usage "--b=-Infinity" "--b=-Infinity: is not a finite number" --b=-Infinity
+expect_usage "--b=-Infinity --a=-inf" "--a, --b: the interval .-inf, -inf. is empty" --f='exp(x)' --a=-inf --b=-Infinity
 expect_usage "--b=1e310" "--b=1e310: is too large" --b=1e310
 expect_usage "--param k=0x10" "--param k=0x10: '0x10' is not a number" --f='sin(k*x)' --param k=0x10
 expect_usage "--param k=1e999" "--param k=1e999: '1e999' is too large" --f='sin(k*x)' --param k=1e999

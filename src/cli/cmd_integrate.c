@@ -22,7 +22,10 @@ void usage_integrate(FILE *out)
         "  --param NAME=VALUE   a parameter the expression uses (repeatable)\n"
         "  --a=A, --b=B         limits (default: the built-in's, [0, 1] for an\n"
         "                       expression); b < a negates;\n"
-        "                       numbers, or pi, -pi, e\n"
+        "                       numbers, or pi, -pi, e, inf, -inf: an infinite\n"
+        "                       limit maps [a, inf), (-inf, b] or the line onto a\n"
+        "                       finite interval (x = a + t/(1-t), x = t/(1-t^2));\n"
+        "                       f must decay like 1/x^2 or faster\n"
         "  --n=N                intervals (default 1e6): 1000000, 1e9, 2^30, 1G, 1Gi\n"
         "  --rule=R             trapezoid (default; any n), simpson (n even) or\n"
         "                       boole (n a multiple of 4); error estimate from a\n"
@@ -131,10 +134,13 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   char err[256];
   double a, b;
   gq_integrand_limits(f, &a, &b);
-  if (a_text && gq_parse_real(a_text, &a, err, sizeof err) != 0)
+  if (a_text && gq_parse_limit(a_text, &a, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--a=%s: %s", a_text, err);
-  if (b_text && gq_parse_real(b_text, &b, err, sizeof err) != 0)
+  if (b_text && gq_parse_limit(b_text, &b, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--b=%s: %s", b_text, err);
+  if (isinf(a) && a == b) /* checked before any device is opened, as n is */
+    return cli_error(EXIT_USAGE, "--a, --b: the interval [%g, %g] is empty (give a finite limit, or -inf and inf)",
+                     a, b);
   uint64_t n;
   if (gq_parse_count(n_text, GQ_TRAPEZOID_MAX_N, &n, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
@@ -185,7 +191,11 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   const double wall_ms = cli_wall_ms() - o->t_start_ms;
   const double pps = r.kernel_ms > 0 ? (double)(n + 1) / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
-  const char *ref_method = ref.method == GQ_REFERENCE_EXACT ? "exact" : "gsl_integration_qags";
+  static const char *const methods[] = {
+    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
+    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
+    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil"};
+  const char *ref_method = methods[ref.method];
 
   /* -> output */
   if (json) {
@@ -194,11 +204,20 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     json_string(&w, "command", "integrate");
     json_string(&w, "integrand", gq_integrand_name(f));
     json_string(&w, "formula", gq_integrand_formula(f));
-    json_number(&w, "a", a);
-    json_number(&w, "b", b);
+    /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */
+    if (isinf(a))
+      json_string(&w, "a", a < 0 ? "-inf" : "inf");
+    else
+      json_number(&w, "a", a);
+    if (isinf(b))
+      json_string(&w, "b", b < 0 ? "-inf" : "inf");
+    else
+      json_number(&w, "b", b);
     json_uint(&w, "n", n);
     json_uint(&w, "points", n + 1);
     json_string(&w, "rule", gq_rule_name(rule));
+    if (*r.change)
+      json_string(&w, "change_of_variables", r.change);
     json_string(&w, "precision", precision_text);
     json_number(&w, "estimate", r.result);
     json_number(&w, "coarse_estimate", r.coarse);
@@ -228,6 +247,8 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite %s, %s)\n",
            gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, gq_rule_name(rule),
            precision_text);
+    if (*r.change)
+      printf("  change       %s: the rule sums f(x(t)) x'(t)\n", r.change);
     printf("  estimate     %.17g\n", r.result);
     printf("  error est.   %.3g  (%s, same pass)\n", r.abserr, r.error_formula);
     if (check && outcome.verdict != GQ_CHECK_NOT_MADE) {

@@ -304,3 +304,13 @@ int gq_parse_real(const char *text, double *out, char *err, size_t errlen)
   *out = v;
   return 0;
 }
+
+int gq_parse_limit(const char *text, double *out, char *err, size_t errlen)
+{
+  const char *s = text ? text + (*text == '+' || *text == '-') : NULL;
+  if (s && (strcasecmp(s, "inf") == 0 || strcasecmp(s, "infinity") == 0)) {
+    *out = *text == '-' ? -INFINITY : INFINITY;
+    return 0;
+  }
+  return gq_parse_real(text, out, err, errlen);
+}

@@ -29,4 +29,8 @@ int gq_parse_count(const char *text, uint64_t max, uint64_t *out, char *err, siz
  * and spaces are refused; a value beyond the largest double is "too large". */
 int gq_parse_real(const char *text, double *out, char *err, size_t errlen);
 
+/* A limit of integration: gq_parse_real, or inf, infinity (any case) with
+ * an optional sign. */
+int gq_parse_limit(const char *text, double *out, char *err, size_t errlen);
+
 #endif

@@ -151,6 +151,18 @@ double gq_integrand_eval_in(const gq_integrand *f, int precision, double x)
   return f->scale * (double)v;
 }
 
+/* An expression made from f (scaled, or with its variable changed) keeps f's
+ * name, formula and description for the output. */
+static void derived_from(gq_integrand *r, const gq_integrand *f)
+{
+  r->id = -1;
+  r->name = f->name;
+  r->formula = f->formula;
+  r->description = f->description;
+  r->a = f->a;
+  r->b = f->b;
+}
+
 int gq_integrand_scaled(const gq_integrand *f, int k, gq_integrand **out)
 {
   if (out)
@@ -191,15 +203,57 @@ int gq_integrand_scaled(const gq_integrand *f, int k, gq_integrand **out)
   /* The JIT key must differ from every expression's: no canonical text
    * holds '|'. */
   sprintf(key, "%s|2^-%d", text, k);
-  r->id = -1;
-  r->name = f->name;
-  r->formula = f->formula;
-  r->description = f->description;
-  r->a = f->a;
-  r->b = f->b;
+  derived_from(r, f);
   r->scale = scale;
   r->canonical = key;
   r->dims = f->id >= 0 ? 1 : f->dims;
+  *out = r;
+  return GQ_SUCCESS;
+}
+
+int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dphi, const char *guard,
+                         gq_integrand **out)
+{
+  if (out)
+    *out = NULL;
+  if (!out || !f || !phi || !dphi || !guard)
+    return gq_fail(GQ_EINVAL, "gq_integrand_changed: NULL argument");
+  if (gq_integrand_dims(f) != 1)
+    return gq_fail(GQ_EINVAL, "a change of variables needs an integrand of one variable");
+  /* g(t) = if(guard, f(phi(t)) * phi'(t), 0): the template reads x as t and
+   * y as f(phi(t)), and f(phi(t)) is f with x replaced by phi. */
+  char shape[256];
+  snprintf(shape, sizeof shape, "if(%s,y*(%s),0)", guard, dphi);
+  gq_integrand *r = calloc(1, sizeof *r);
+  gq_expr *own = NULL, *map = NULL, *outer = NULL, *inner = NULL, *g = NULL;
+  int status = r ? GQ_SUCCESS : GQ_ENOMEM;
+  if (status == GQ_SUCCESS && f->id >= 0) /* the formula is the built-in, to the bit */
+    status = gq_expr_parse(f->formula, NULL, 1, &own, NULL);
+  if (status == GQ_SUCCESS)
+    status = gq_expr_parse(phi, NULL, 1, &map, NULL);
+  if (status == GQ_SUCCESS)
+    status = gq_expr_parse(shape, NULL, 2, &outer, NULL);
+  if (status == GQ_SUCCESS)
+    status = gq_expr_substitute(own ? own : f->expr, (const gq_expr *const[]){map}, 1, &inner);
+  if (status == GQ_SUCCESS)
+    status = gq_expr_substitute(outer, (const gq_expr *const[]){NULL, inner}, 2, &g);
+  if (status == GQ_SUCCESS)
+    status = gq_expr_to_string(g, &r->canonical);
+  gq_expr_free(own);
+  gq_expr_free(map);
+  gq_expr_free(outer);
+  gq_expr_free(inner);
+  if (status != GQ_SUCCESS) {
+    gq_expr_free(g);
+    free(r);
+    return gq_fail(status == GQ_ENOMEM ? GQ_ENOMEM : GQ_EINVAL,
+                   "cannot change the variable of %s: the expression for f(%s) * (%s) is too large",
+                   f->id >= 0 ? f->formula : f->canonical, phi, dphi);
+  }
+  derived_from(r, f);
+  r->scale = 1.0;
+  r->expr = r->g = g;
+  r->dims = 1;
   *out = r;
   return GQ_SUCCESS;
 }

@@ -47,6 +47,18 @@ double gq_integrand_eval_in(const gq_integrand *f, int precision, double x);
  * least twice the number of terms (gq_sum_headroom).  A built-in becomes
  * the expression of its formula.  Free with gq_integrand_free. */
 int gq_integrand_scaled(const gq_integrand *f, int k, gq_integrand **out);
+
+/* A change of variables x = phi(t) of an infinite interval onto a finite
+ * one (rules.c documents the three). */
+typedef enum { GQ_CHANGE_NONE, GQ_CHANGE_UPPER, GQ_CHANGE_LOWER, GQ_CHANGE_LINE } gq_change_kind;
+
+/* The integrand g(t) = f(phi(t)) phi'(t) of a change of variables: phi and
+ * dphi are expression texts in x (standing for t), and guard a condition in
+ * x that holds inside the open t-interval; g is 0 where it does not, at the
+ * poles of phi.  A built-in becomes the expression of its formula.  Free with
+ * gq_integrand_free. */
+int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dphi, const char *guard,
+                         gq_integrand **out);
 static inline int gq_sum_headroom(uint64_t terms)
 {
   int k = 1; /* 2^(k-1) >= terms */

@@ -27,15 +27,67 @@
  * sum is an exact product (fma) added to one compensated total, and the
  * factor h num / den is applied to that double-double, so the result is the
  * rule's sum of the computed f(x_i) to 1-2 ulp.
+ *
+ * Infinite limits: the rule is applied to g(t) = f(phi(t)) phi'(t) over a
+ * finite t-interval (as GSL's qagiu, qagil and qagi do, with other maps):
+ *   [c, inf)    x = c + t/(1-t),  dx = dt/(1-t)^2,                 t in [0, 1]
+ *   (-inf, c]   x = c - t/(1-t),  dx = dt/(1-t)^2,                 t in [0, 1]
+ *   (-inf, inf) x = t/((1-t)(1+t)), dx = (1+t^2)/((1-t)(1+t))^2 dt, t in [-1, 1]
+ * ((1-t)(1+t), not 1-t^2: 1-t is exact near t = 1, so phi carries no
+ * cancellation noise into the Richardson estimates).  g is built as an
+ * expression (gq_integrand_changed), so both backends, the JIT and the
+ * checks see an ordinary integrand over a finite interval.  At an infinite
+ * end phi has a pole: there g(t) is taken as its value at the next point
+ * inside (the next double, or float in float precision), its limit for
+ * every f with f(x) x^2 tending to a finite limit L as x -> inf (g's limit
+ * is L: 0 for f that decays faster than 1/x^2, 1 for 1/(1+x^2)).  For an f
+ * that decays more slowly that value is huge (1/(1+|x|) gives about 2^53),
+ * or not finite (GQ_EDOM): the result is then far off and its error
+ * estimate as large, and the check fails or, GSL failing too, cannot be
+ * made; never a silent pass.  Grid points that round onto the pole (float
+ * precision, n beyond about 2^24) count 0.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
 #define eval_in gq_integrand_eval_in
+
+/* The change of variables of an infinite interval (the table above). */
+typedef struct {
+  gq_change_kind kind;
+  double c; /* the finite limit */
+} change;
+
+static const change NO_CHANGE = {GQ_CHANGE_NONE, 0.0};
+
+static double phi_of(const change *cv, double t)
+{
+  switch (cv->kind) {
+  case GQ_CHANGE_UPPER: return cv->c + t / (1.0 - t);
+  case GQ_CHANGE_LOWER: return cv->c - t / (1.0 - t);
+  case GQ_CHANGE_LINE: return t / ((1.0 - t) * (1.0 + t));
+  default: return t;
+  }
+}
+
+/* Whether the rule's end t (a: at_b = 0) is a pole of phi. */
+static int open_end(const change *cv, int at_b)
+{
+  return cv->kind == GQ_CHANGE_LINE || (cv->kind != GQ_CHANGE_NONE && at_b);
+}
+
+/* The point next to the end t towards `toward`, as the backends round it. */
+static double inside(double t, double toward, gq_precision precision)
+{
+  if (precision == GQ_PRECISION_FLOAT)
+    return (double)nextafterf((float)t, (float)toward);
+  return nextafter(t, toward);
+}
 
 /* A rule as data: value = h * num / den * (end (f(a) + f(b)) + sum_k w[k] S_k),
  * S_k the sum of f(x_i) over the interior i with i % GQ_GRID_KEYS == k. */
@@ -114,17 +166,24 @@ static int grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *count
 /* Say where f is not finite: an endpoint, or how many grid points and the
  * first one. */
 static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision precision,
-                            double a, double b, double h, uint64_t n, double fa, double fb,
-                            gq_rule_result *out)
+                            const change *cv, double a, double b, double h, uint64_t n, double fa,
+                            double fb, gq_rule_result *out)
 {
   if (!isfinite(fa) || !isfinite(fb)) {
     const int at_a = !isfinite(fa);
     out->nonfinite_count = (uint64_t)!isfinite(fa) + (uint64_t)!isfinite(fb);
-    out->nonfinite_x = at_a ? a : b;
+    out->nonfinite_x = phi_of(cv, at_a ? a : b);
+    if (open_end(cv, !at_a)) {
+      out->nonfinite_x = at_a == (cv->kind != GQ_CHANGE_LOWER) ? -INFINITY : INFINITY;
+      return gq_fail(GQ_EDOM,
+                     "f(x) x^2 does not tend to a finite limit as x -> %g (f(x(t)) x'(t) = %g next "
+                     "to the end): the change of variables needs f to decay like 1/x^2 or faster",
+                     out->nonfinite_x, at_a ? fa : fb);
+    }
     return gq_fail(GQ_EDOM,
                    "f is not finite at the endpoint %s = %.17g (f = %g); the %s rule "
                    "evaluates both endpoints, so move the limit off the singularity",
-                   at_a ? "a" : "b", at_a ? a : b, at_a ? fa : fb, rules[out->rule].name);
+                   at_a ? "a" : "b", out->nonfinite_x, at_a ? fa : fb, rules[out->rule].name);
   }
   uint64_t count = 0, first = 0;
   if (n >= 2) {
@@ -137,7 +196,7 @@ static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision
     return gq_fail(GQ_EDOM, "the integral overflows a double (f is finite at every point but the "
                    "rule gives %g)", out->result);
   out->nonfinite_count = count;
-  out->nonfinite_x = fma((double)first, h, a);
+  out->nonfinite_x = phi_of(cv, fma((double)first, h, a));
   return gq_fail(GQ_EDOM, "f is not finite at %llu of the %llu interior points; the first is x = %.17g",
                  (unsigned long long)count, (unsigned long long)(n - 1), out->nonfinite_x);
 }
@@ -178,7 +237,7 @@ static double weigh(const weights *W, const gq_csum sums[GQ_GRID_KEYS], double f
 }
 
 static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
-                    gq_precision precision, gq_rule_result *out)
+                    gq_precision precision, const change *cv, gq_rule_result *out)
 {
   memset(out, 0, sizeof *out);
   out->result = out->coarse = out->abserr = out->difference = NAN;
@@ -187,10 +246,11 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
   out->nonfinite_x = NAN;
   out->rule = rule;
   out->error_formula = "";
+  out->change = "";
   if (!known(rule))
     return gq_fail(GQ_EINVAL, "unknown rule %d", (int)rule);
   if (!isfinite(a) || !isfinite(b))
-    return gq_fail(GQ_EINVAL, "the limits must be finite numbers (a = %g, b = %g)", a, b);
+    return gq_fail(GQ_EINVAL, "the limits must be numbers (a = %g, b = %g)", a, b);
   if (n < 1 || n > GQ_TRAPEZOID_MAX_N)
     return gq_fail(GQ_EINVAL, "the number of intervals must be between 1 and 2^53");
   int status = gq_rule_check_n(rule, n);
@@ -209,7 +269,8 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
                    "the interval [%.17g, %.17g] is too small to divide into %llu parts in double precision",
                    a, b, (unsigned long long)n);
 
-  const double fa = eval_in(f, precision, a), fb = eval_in(f, precision, b);
+  const double fa = eval_in(f, precision, open_end(cv, 0) ? inside(a, b, precision) : a);
+  const double fb = eval_in(f, precision, open_end(cv, 1) ? inside(b, a, precision) : b);
   gq_csum sums[GQ_GRID_KEYS];
   for (int k = 0; k < GQ_GRID_KEYS; k++)
     sums[k] = gq_csum_zero();
@@ -280,17 +341,15 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
   }
 
   if (!isfinite(out->result))
-    return report_nonfinite(ctx, f, precision, a, b, h, n, fa, fb, out);
+    return report_nonfinite(ctx, f, precision, cv, a, b, h, n, fa, fb, out);
   gq_clear_error();
   return GQ_SUCCESS;
 }
 
-int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
-                      gq_precision precision, gq_rule_result *out)
+static int rule_value(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
+                      gq_precision precision, const change *cv, gq_rule_result *out)
 {
-  if (!ctx || !f || !out)
-    return gq_fail(GQ_EINVAL, "gq_integrate_rule: NULL argument");
-  int status = rule_sum(ctx, f, rule, a, b, n, precision, out);
+  int status = rule_sum(ctx, f, rule, a, b, n, precision, cv, out);
   if (status != GQ_EDOM || out->nonfinite_count != 0)
     return status;
   /* Every f(x_i) is finite but a sum of them overflowed (1e308 + x): the
@@ -304,7 +363,7 @@ int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, doub
     *out = first;
     return status;
   }
-  status = rule_sum(ctx, small, rule, a, b, n, precision, out);
+  status = rule_sum(ctx, small, rule, a, b, n, precision, cv, out);
   gq_integrand_free(small);
   out->result = ldexp(out->result, k);
   out->coarse = ldexp(out->coarse, k);
@@ -315,6 +374,62 @@ int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, doub
   if (status == GQ_SUCCESS && !isfinite(out->result))
     return gq_fail(GQ_EDOM, "the integral overflows a double (f is finite at every point)");
   return status;
+}
+
+/* An infinite limit: the rule for g(t) = f(phi(t)) phi'(t) over the
+ * t-interval (the table at the top), negated for reversed limits. */
+static int infinite(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
+                    gq_precision precision, gq_rule_result *out)
+{
+  static const struct {
+    const char *phi, *dphi, *guard, *text;
+    double t0;
+  } maps[] = {
+    [GQ_CHANGE_UPPER] = {"+x/(1-x)", "1/(1-x)^2", "x<1", "x = a + t/(1-t), t in [0, 1]", 0.0},
+    [GQ_CHANGE_LOWER] = {"-x/(1-x)", "1/(1-x)^2", "x<1", "x = b - t/(1-t), t in [0, 1]", 0.0},
+    [GQ_CHANGE_LINE] = {"x/((1-x)*(1+x))", "(1+x^2)/((1-x)*(1+x))^2", "abs(x)<1",
+                        "x = t/(1-t^2), t in [-1, 1]", -1.0},
+  };
+  memset(out, 0, sizeof *out);
+  out->result = out->coarse = out->abserr = out->difference = out->nonfinite_x = NAN;
+  out->n = n;
+  out->backend = ctx->backend;
+  out->rule = rule;
+  out->error_formula = out->change = "";
+  if (a == b)
+    return gq_fail(GQ_EINVAL, "the interval [%g, %g] is empty: no change of variables maps it onto a "
+                   "finite one (give a finite limit)", a, b);
+  const double lo = fmin(a, b), hi = fmax(a, b);
+  const change cv = {isinf(lo) && isinf(hi) ? GQ_CHANGE_LINE : isinf(hi) ? GQ_CHANGE_UPPER : GQ_CHANGE_LOWER,
+                     isinf(hi) ? lo : hi};
+  char phi[64];
+  if (cv.kind == GQ_CHANGE_LINE || cv.c == 0.0) /* x/(1-x), not 0+x/(1-x) */
+    snprintf(phi, sizeof phi, "%s%s", cv.kind == GQ_CHANGE_LOWER ? "-" : "",
+             maps[cv.kind].phi + (cv.kind != GQ_CHANGE_LINE));
+  else
+    snprintf(phi, sizeof phi, "%.17g%s", cv.c, maps[cv.kind].phi);
+  gq_integrand *g = NULL;
+  int status = gq_integrand_changed(f, phi, maps[cv.kind].dphi, maps[cv.kind].guard, &g);
+  if (status != GQ_SUCCESS)
+    return status;
+  status = rule_value(ctx, g, rule, maps[cv.kind].t0, 1.0, n, precision, &cv, out);
+  gq_integrand_free(g);
+  out->change = maps[cv.kind].text;
+  if (a > b) {
+    out->result = -out->result;
+    out->coarse = -out->coarse;
+  }
+  return status;
+}
+
+int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
+                      gq_precision precision, gq_rule_result *out)
+{
+  if (!ctx || !f || !out)
+    return gq_fail(GQ_EINVAL, "gq_integrate_rule: NULL argument");
+  if ((isinf(a) || isinf(b)) && !isnan(a) && !isnan(b))
+    return infinite(ctx, f, rule, a, b, n, precision, out);
+  return rule_value(ctx, f, rule, a, b, n, precision, &NO_CHANGE, out);
 }
 
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,

@@ -64,13 +64,20 @@ static double call_f_normal(double x, void *param)
   return density == 0.0 ? 0.0 : call_f(x, param) * density;
 }
 
-/* Adaptive Gauss-Kronrod (21 points) with Wynn's epsilon extrapolation, which
- * copes with the endpoint singularities of circle-like integrands: QAGS on
- * [lo, hi], or QAGI on the whole line (line != 0).  *gsl_status is GSL's
+/* Where QAGS integrates: [lo, hi], or an infinite interval through GSL's own
+ * change of variables (qagi: the line; qagiu: [lo, inf); qagil: (-inf, hi]),
+ * in the order of GQ_REFERENCE_QAGS ... GQ_REFERENCE_QAGIL. */
+enum { RANGE_FINITE, RANGE_LINE, RANGE_UPPER, RANGE_LOWER };
+static const char *const range_gsl[] = {"gsl_integration_qags", "gsl_integration_qagi",
+                                        "gsl_integration_qagiu", "gsl_integration_qagil"};
+
+/* Adaptive Gauss-Kronrod (21 points, 15 on infinite ranges) with Wynn's
+ * epsilon extrapolation, which copes with the endpoint singularities of
+ * circle-like integrands, over the range.  *gsl_status is GSL's
  * verdict; *value and *abserr are its best estimate whatever it says.  A run
  * that uses up its subintervals (an oscillating f over many periods: sin over
  * [0, 1e5] needs some 16000) is repeated once with many more. */
-static int qags(double (*fn)(double, void *), void *param, int line, double lo, double hi, double epsrel,
+static int qags(double (*fn)(double, void *), void *param, int range, double lo, double hi, double epsrel,
                 double *value, double *abserr, int *gsl_status)
 {
   static const size_t limits[] = {2000, 50000};
@@ -84,8 +91,19 @@ static int qags(double (*fn)(double, void *), void *param, int line, double lo, 
       gsl_set_error_handler(old);
       return gq_fail(GQ_ENOMEM, "cannot allocate the GSL workspace (%zu subintervals)", limits[k]);
     }
-    *gsl_status = line ? gsl_integration_qagi(&F, 0.0, epsrel, limits[k], w, value, abserr)
-                       : gsl_integration_qags(&F, lo, hi, 0.0, epsrel, limits[k], w, value, abserr);
+    switch (range) {
+    case RANGE_LINE:
+      *gsl_status = gsl_integration_qagi(&F, 0.0, epsrel, limits[k], w, value, abserr);
+      break;
+    case RANGE_UPPER:
+      *gsl_status = gsl_integration_qagiu(&F, lo, 0.0, epsrel, limits[k], w, value, abserr);
+      break;
+    case RANGE_LOWER:
+      *gsl_status = gsl_integration_qagil(&F, hi, 0.0, epsrel, limits[k], w, value, abserr);
+      break;
+    default:
+      *gsl_status = gsl_integration_qags(&F, lo, hi, 0.0, epsrel, limits[k], w, value, abserr);
+    }
     gsl_integration_workspace_free(w);
     gsl_set_error_handler(old);
     if (*gsl_status != GSL_EMAXITER)
@@ -121,24 +139,32 @@ double gq_size_norm(const gq_integrand *f, int line, double lo, double hi)
   return big > 0x1p900 ? ldexp(1.0, ilogb(big) - 16) : 1.0;
 }
 
-int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
-                  double *value)
+/* The integral of |f|^power / norm^power (fn: call_f, or call_f_normal
+ * against the normal density) over the range, to L1_MAX_RELERR; width is
+ * the scale of underflow. */
+static int moment(double (*fn)(double, void *), const gq_integrand *f, int range, double lo, double hi,
+                  double width, int power, double norm, double *value)
 {
   integrand_call c = {f, power, norm, 0};
   double abserr;
   int gsl_status;
-  const int status = qags(line ? call_f_normal : call_f, &c, line, lo, hi, 1e-6, value,
-                          &abserr, &gsl_status);
+  const int status = qags(fn, &c, range, lo, hi, 1e-6, value, &abserr, &gsl_status);
   if (status != GQ_SUCCESS)
     return status;
-  const double width = line ? 1.0 : hi - lo;
   if (c.infinities > MAX_POLES)
     return gq_fail(GQ_EDOM, "f is infinite at %lu of the points GSL evaluated", c.infinities);
   if (!usable(gsl_status, *value, abserr) || *value < 0.0 ||
       abserr > L1_MAX_RELERR * *value + 64.0 * DBL_MIN * width)
-    return gq_fail(GQ_EDOM, "%s: %s; %g +/- %g", line ? "gsl_integration_qagi" : "gsl_integration_qags",
-                   gsl_strerror(gsl_status), *value, abserr);
+    return gq_fail(GQ_EDOM, "%s: %s; %g +/- %g", range_gsl[range], gsl_strerror(gsl_status), *value,
+                   abserr);
   return GQ_SUCCESS;
+}
+
+int gq_abs_moment(const gq_integrand *f, int line, double lo, double hi, int power, double norm,
+                  double *value)
+{
+  return moment(line ? call_f_normal : call_f, f, line ? RANGE_LINE : RANGE_FINITE, lo, hi,
+                line ? 1.0 : hi - lo, power, norm, value);
 }
 
 int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref)
@@ -147,16 +173,23 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
     return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
   ref->value = ref->abserr = ref->l1norm = NAN;
   ref->method = GQ_REFERENCE_QAGS;
-  ref->width = fabs(b - a);
   if (!f)
     return gq_fail(GQ_EINVAL, "gq_integrate_reference: NULL argument");
-  if (!isfinite(a) || !isfinite(b))
-    return gq_fail(GQ_EINVAL, "the limits must be finite numbers (a = %g, b = %g)", a, b);
+  if (isnan(a) || isnan(b))
+    return gq_fail(GQ_EINVAL, "the limits must be numbers (a = %g, b = %g)", a, b);
+  const double lo = fmin(a, b), hi = fmax(a, b), sign = a <= b ? 1.0 : -1.0;
+  const int range = !isinf(lo) && !isinf(hi) ? RANGE_FINITE : isinf(lo) && isinf(hi) ? RANGE_LINE
+                  : isinf(hi) ? RANGE_UPPER : RANGE_LOWER;
+  if (range != RANGE_FINITE && a == b)
+    return gq_fail(GQ_EINVAL, "the interval [%g, %g] is empty", a, b);
+  /* On an infinite range the rule sums over the t-interval of its change of
+   * variables (rules.c): its width is the scale of underflow. */
+  ref->width = range == RANGE_FINITE ? fabs(b - a) : range == RANGE_LINE ? 2.0 : 1.0;
   if (!isfinite(ref->width))
     return gq_fail(GQ_EINVAL, "b - a overflows a double (a = %g, b = %g)", a, b);
-  const double lo = fmin(a, b), hi = fmax(a, b), sign = a <= b ? 1.0 : -1.0;
-  const double norm = gq_size_norm(f, 0, lo, hi);
-  int status = gq_abs_moment(f, 0, lo, hi, 1, norm, &ref->l1norm);
+  const double norm = gq_size_norm(f, range == RANGE_LINE, range == RANGE_LOWER ? hi - 16.0 : lo,
+                                   range == RANGE_UPPER ? lo + 16.0 : hi);
+  int status = moment(call_f, f, range, lo, hi, ref->width, 1, norm, &ref->l1norm);
   ref->l1norm *= norm;
   if (status == GQ_EDOM) {
     char why[256];
@@ -168,7 +201,7 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
   }
   if (status != GQ_SUCCESS)
     return status;
-  if (f->antiderivative) {
+  if (f->antiderivative && range == RANGE_FINITE) {
     const double Fa = f->antiderivative(a), Fb = f->antiderivative(b);
     ref->value = Fb - Fa;
     ref->abserr = 8.0 * DBL_EPSILON * (fabs(Fa) + fabs(Fb));
@@ -179,15 +212,16 @@ int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_referen
   } else {
     int gsl_status;
     integrand_call c = {f, 0, norm, 0};
-    status = qags(call_f, &c, 0, lo, hi, 1e-13, &ref->value, &ref->abserr, &gsl_status);
+    status = qags(call_f, &c, range, lo, hi, 1e-13, &ref->value, &ref->abserr, &gsl_status);
     if (status != GQ_SUCCESS)
       return status;
     ref->value *= sign * norm;
     ref->abserr *= norm;
+    ref->method = GQ_REFERENCE_QAGS + range;
     if (!usable(gsl_status, ref->value, ref->abserr) || c.infinities > MAX_POLES)
       return gq_fail(GQ_EDOM, "no reference: GSL cannot compute the integral over [%.17g, %.17g] "
-                              "(gsl_integration_qags: %s; %g +/- %g)",
-                     lo, hi, gsl_strerror(gsl_status), ref->value, ref->abserr);
+                              "(%s: %s; %g +/- %g)",
+                     lo, hi, range_gsl[range], gsl_strerror(gsl_status), ref->value, ref->abserr);
   }
   /* |∫f| <= ∫|f|: QAGS can miss a narrow peak in a wide interval (gauss on
    * [-1e5, 1e5]) that an antiderivative does not */

@@ -160,6 +160,12 @@ int gq_expr_split_scale(const gq_expr *e, double *scale, gq_expr **g);
  * one multiplication.  Free *out with gq_expr_free. */
 int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out);
 
+/* A new expression: e with each variable x_{k+1}, k < count, replaced by
+ * the expression by[k] (NULL: kept as it is); e.g. f(phi(x)).  A
+ * replacement must depend on a variable.  GQ_EINVAL when the result would
+ * break the limits above (depth, canonical text).  Free with gq_expr_free. */
+int gq_expr_substitute(const gq_expr *e, const gq_expr *const *by, int count, gq_expr **out);
+
 #ifdef __cplusplus
 }
 #endif
