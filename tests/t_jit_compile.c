@@ -1,5 +1,6 @@
 /* t_jit_compile.c — NVRTC compiles the generated kernel of expressions of
- * every kind, double and float, for sm_90 (and the first for sm_80).  NVRTC needs no GPU, so
+ * every kind, double and float, for sm_90 (and the first for sm_80), and of
+ * the changes of variables of infinite limits.  NVRTC needs no GPU, so
  * this runs wherever CUDA was configured. */
 #include "config.h"
 
@@ -31,5 +32,31 @@ int main(void)
       }
     gq_integrand_free(f);
   }
+  /* The integrands of infinite limits (rules.c's changes of variables), of a
+   * built-in and of an expression: f(phi(t)) phi'(t) under a guard. */
+  static const char *const changes[][3] = {
+    {"x/((1-x)*(1+x))", "(1+x^2)/((1-x)*(1+x))^2", "abs(x)<1"},
+    {"2+x/(1-x)", "1/(1-x)^2", "x<1"},
+    {"-x/(1-x)", "1/(1-x)^2", "x<1"},
+  };
+  gq_integrand *expr = NULL;
+  gq_integrand_parse("x*exp(-x^2)/(1+x^2)", NULL, 0, 1, &expr, NULL);
+  const gq_integrand *sources[] = {gq_integrand_builtin("gauss"), expr};
+  for (size_t i = 0; i < 3; i++)
+    for (size_t s = 0; s < 2; s++) {
+      gq_integrand *g = NULL;
+      if (!tap_ok(gq_integrand_changed(sources[s], changes[i][0], changes[i][1], changes[i][2], &g) ==
+                      GQ_SUCCESS, "change x = %s in %s", changes[i][0], gq_integrand_formula(sources[s])))
+        continue;
+      for (int p = 0; p < 2; p++) {
+        size_t size = 0;
+        const int st = gq_jit_compile_only(g, p, 90, &size);
+        tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 %s: x = %s in %s (%zu-byte cubin)%s%s",
+               p ? "float" : "double", changes[i][0], gq_integrand_formula(sources[s]), size, st ? ": " : "",
+               st ? gq_last_error() : "");
+      }
+      gq_integrand_free(g);
+    }
+  gq_integrand_free(expr);
   return tap_done();
 }
