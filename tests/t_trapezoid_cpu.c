@@ -273,8 +273,10 @@ int main(void)
     gq_trapezoid_result r;
     cur = gq_integrand_builtin("circle");
     tap_ok(gq_integrate_trapezoid(ctx, cur, NAN, 1, 10, 0, &r) == GQ_EINVAL && isnan(r.result) &&
-           strstr(gq_last_error(), "finite"), "a = NaN: EINVAL (%s)", gq_last_error());
-    tap_ok(gq_integrate_trapezoid(ctx, cur, 0, INFINITY, 10, 0, &r) == GQ_EINVAL, "b = inf: EINVAL");
+           strstr(gq_last_error(), "numbers"), "a = NaN: EINVAL (%s)", gq_last_error());
+    /* an infinite limit is a change of variables (t_inf); an empty one is refused */
+    tap_ok(gq_integrate_trapezoid(ctx, cur, INFINITY, INFINITY, 10, 0, &r) == GQ_EINVAL,
+           "a = b = inf: EINVAL");
     tap_ok(gq_integrate_trapezoid(ctx, cur, 0, 1, 0, 0, &r) == GQ_EINVAL, "n = 0: EINVAL");
     tap_ok(gq_integrate_trapezoid(ctx, cur, 0, 1, GQ_TRAPEZOID_MAX_N + 1, 0, &r) == GQ_EINVAL,
            "n = 2^53 + 1: EINVAL");
