@@ -220,29 +220,35 @@ int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dph
     return gq_fail(GQ_EINVAL, "gq_integrand_changed: NULL argument");
   if (gq_integrand_dims(f) != 1)
     return gq_fail(GQ_EINVAL, "a change of variables needs an integrand of one variable");
-  /* g(t) = if(guard, f(phi(t)) * phi'(t), 0): the template reads x as t and
-   * y as f(phi(t)), and f(phi(t)) is f with x replaced by phi. */
-  char shape[256];
-  snprintf(shape, sizeof shape, "if(%s,y*(%s),0)", guard, dphi);
+  /* f(phi(t)) is f with x replaced by phi; g(t) = if(guard, f(phi(t)) *
+   * phi'(t), 0) is then read from text, whose parse folds the constants of a
+   * constant f (the canonical text reads back as the same tree). */
   gq_integrand *r = calloc(1, sizeof *r);
-  gq_expr *own = NULL, *map = NULL, *outer = NULL, *inner = NULL, *g = NULL;
+  gq_expr *own = NULL, *map = NULL, *inner = NULL, *g = NULL;
+  char *inner_text = NULL, *text = NULL;
   int status = r ? GQ_SUCCESS : GQ_ENOMEM;
   if (status == GQ_SUCCESS && f->id >= 0) /* the formula is the built-in, to the bit */
     status = gq_expr_parse(f->formula, NULL, 1, &own, NULL);
   if (status == GQ_SUCCESS)
     status = gq_expr_parse(phi, NULL, 1, &map, NULL);
   if (status == GQ_SUCCESS)
-    status = gq_expr_parse(shape, NULL, 2, &outer, NULL);
-  if (status == GQ_SUCCESS)
     status = gq_expr_substitute(own ? own : f->expr, (const gq_expr *const[]){map}, 1, &inner);
   if (status == GQ_SUCCESS)
-    status = gq_expr_substitute(outer, (const gq_expr *const[]){NULL, inner}, 2, &g);
+    status = gq_expr_to_string(inner, &inner_text);
+  if (status == GQ_SUCCESS) {
+    const size_t size = strlen(guard) + strlen(inner_text) + strlen(dphi) + 16;
+    text = malloc(size);
+    if (text)
+      snprintf(text, size, "if(%s,(%s)*(%s),0)", guard, inner_text, dphi);
+    status = text ? gq_expr_parse(text, NULL, 1, &g, NULL) : GQ_ENOMEM;
+  }
   if (status == GQ_SUCCESS)
     status = gq_expr_to_string(g, &r->canonical);
   gq_expr_free(own);
   gq_expr_free(map);
-  gq_expr_free(outer);
   gq_expr_free(inner);
+  free(inner_text);
+  free(text);
   if (status != GQ_SUCCESS) {
     gq_expr_free(g);
     free(r);
