@@ -236,17 +236,21 @@ static double weigh(const weights *W, const gq_csum sums[GQ_GRID_KEYS], double f
   return q + (r + e) / W->den;
 }
 
+/* A result with nothing computed yet: NaN values, the rule and n. */
+static void blank(gq_rule_result *out, const gq_context *ctx, gq_rule rule, uint64_t n)
+{
+  memset(out, 0, sizeof *out);
+  out->result = out->coarse = out->abserr = out->difference = out->nonfinite_x = NAN;
+  out->n = n;
+  out->backend = ctx->backend;
+  out->rule = rule;
+  out->error_formula = out->change = "";
+}
+
 static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
                     gq_precision precision, const change *cv, gq_rule_result *out)
 {
-  memset(out, 0, sizeof *out);
-  out->result = out->coarse = out->abserr = out->difference = NAN;
-  out->n = n;
-  out->backend = ctx->backend;
-  out->nonfinite_x = NAN;
-  out->rule = rule;
-  out->error_formula = "";
-  out->change = "";
+  blank(out, ctx, rule, n);
   if (!known(rule))
     return gq_fail(GQ_EINVAL, "unknown rule %d", (int)rule);
   if (!isfinite(a) || !isfinite(b))
@@ -382,20 +386,18 @@ static int infinite(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
                     gq_precision precision, gq_rule_result *out)
 {
   static const struct {
-    const char *phi, *dphi, *guard, *text;
+    const char *phi, *dphi, *guard;
+    const char *text[2]; /* a <= b, a > b: the finite limit is the other one */
     double t0;
   } maps[] = {
-    [GQ_CHANGE_UPPER] = {"+x/(1-x)", "1/(1-x)^2", "x<1", "x = a + t/(1-t), t in [0, 1]", 0.0},
-    [GQ_CHANGE_LOWER] = {"-x/(1-x)", "1/(1-x)^2", "x<1", "x = b - t/(1-t), t in [0, 1]", 0.0},
+    [GQ_CHANGE_UPPER] = {"+x/(1-x)", "1/(1-x)^2", "x<1",
+                         {"x = a + t/(1-t), t in [0, 1]", "x = b + t/(1-t), t in [0, 1]"}, 0.0},
+    [GQ_CHANGE_LOWER] = {"-x/(1-x)", "1/(1-x)^2", "x<1",
+                         {"x = b - t/(1-t), t in [0, 1]", "x = a - t/(1-t), t in [0, 1]"}, 0.0},
     [GQ_CHANGE_LINE] = {"x/((1-x)*(1+x))", "(1+x^2)/((1-x)*(1+x))^2", "abs(x)<1",
-                        "x = t/(1-t^2), t in [-1, 1]", -1.0},
+                        {"x = t/(1-t^2), t in [-1, 1]", "x = t/(1-t^2), t in [-1, 1]"}, -1.0},
   };
-  memset(out, 0, sizeof *out);
-  out->result = out->coarse = out->abserr = out->difference = out->nonfinite_x = NAN;
-  out->n = n;
-  out->backend = ctx->backend;
-  out->rule = rule;
-  out->error_formula = out->change = "";
+  blank(out, ctx, rule, n);
   if (a == b)
     return gq_fail(GQ_EINVAL, "the interval [%g, %g] is empty: no change of variables maps it onto a "
                    "finite one (give a finite limit)", a, b);
@@ -414,7 +416,7 @@ static int infinite(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
     return status;
   status = rule_value(ctx, g, rule, maps[cv.kind].t0, 1.0, n, precision, &cv, out);
   gq_integrand_free(g);
-  out->change = maps[cv.kind].text;
+  out->change = maps[cv.kind].text[a > b];
   if (a > b) {
     out->result = -out->result;
     out->coarse = -out->coarse;
