@@ -70,6 +70,7 @@ expr-scan-float|--f='1/(x-0.5)' --precision=float --n=3002 --quiet
 huge-sum|--f='1e308+x' --n=100001 --quiet
 simpson|--f=circle --rule=simpson --n=3000000 --quiet
 boole-expr-float|--f='sin(3*x)+x^2' --rule=boole --precision=float --n=3000000 --quiet
+infinite-line|--f=gauss --a=-inf --b=inf --rule=simpson --n=3000000 --quiet
 mc-fused|mc --f='x1*x2+x3' --dim=3 --n=200000 --no-check
 mc-wide|mc --f='x1+x2+x3+x4+x5+x6' --dim=6 --n=200001 --no-check
 mc-normal-float|mc --f='x1*x1' --dist=normal --precision=float --n=200003 --no-check
