@@ -12,6 +12,7 @@
 
 #include "gpuquad.h"
 #include "tap.h"
+#include "tap_context.h"
 
 #define POISON(v) memset(&(v), 0xA5, sizeof(v))
 
@@ -252,14 +253,10 @@ static void async_gpu(void)
 
 int main(int argc, char **argv)
 {
-  const int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
-  if (gpu && gq_cuda_device_count() == 0) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 77;
-  }
+  int gpu;
+  ctx = tap_context(argc, argv, &gpu);
   where = gpu ? "gpu" : "cpu";
-  ctx = gq_context_create(gpu ? 0 : GQ_DEVICE_CPU);
-  if (!tap_ok(ctx != NULL, "%s context (%s)", where, ctx ? "" : gq_last_error()))
+  if (!ctx)
     return tap_done();
   one_shot();
   accumulate();

@@ -15,6 +15,7 @@
 #include "../src/gpuquad.h"
 #include "../src/lib/check/check.h"
 #include "tap.h"
+#include "tap_context.h"
 
 static const gq_rule RULES[] = {GQ_RULE_TRAPEZOID, GQ_RULE_SIMPSON, GQ_RULE_BOOLE};
 
@@ -185,13 +186,9 @@ static void gpu_vs_cpu(gq_context *gpu, gq_context *cpu)
 
 int main(int argc, char **argv)
 {
-  const int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
-  if (gpu && gq_cuda_device_count() == 0) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 77;
-  }
-  gq_context *ctx = gq_context_create(gpu ? 0 : GQ_DEVICE_CPU);
-  if (!tap_ok(ctx != NULL, "context: %s", ctx ? gq_context_device_name(ctx) : gq_last_error()))
+  int gpu;
+  gq_context *ctx = tap_context(argc, argv, &gpu);
+  if (!ctx)
     return tap_done();
   exact_values(ctx);
   slow_decay(ctx);
