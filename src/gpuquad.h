@@ -148,7 +148,12 @@ typedef enum { GQ_PRECISION_DOUBLE = 0, GQ_PRECISION_FLOAT = 1 } gq_precision;
  *   GQ_RULE_TRAPEZOID  h   (1/2, 1, 1, ..., 1, 1/2)            any n; exact up to degree 1
  *   GQ_RULE_SIMPSON    h/3 (1, 4, 2, 4, ..., 2, 4, 1)           n even; degree 3
  *   GQ_RULE_BOOLE      2h/45 (7, 32, 12, 32, 14, ..., 32, 7)    n a multiple of 4; degree 5 */
-typedef enum { GQ_RULE_TRAPEZOID = 0, GQ_RULE_SIMPSON = 1, GQ_RULE_BOOLE = 2 } gq_rule;
+typedef enum {
+  GQ_RULE_TRAPEZOID = 0,
+  GQ_RULE_SIMPSON = 1,
+  GQ_RULE_BOOLE = 2,
+  GQ_RULE_GAUSS_LEGENDRE = 3 /* n panels of K nodes each (gq_rule_spec.nodes) */
+} gq_rule;
 
 /* Largest number of intervals: every grid index i is exact in double, so
  * x_i = fma(i, h, a) carries one rounding and nothing drifts. */
@@ -176,10 +181,38 @@ typedef struct {
   const char *error_formula; /* how abserr was formed, e.g. "|T(h) - T(2h)|/3"        */
   const char *change;  /* an infinite limit's change of variables, e.g.
                           "x = a + t/(1-t), t in [0, 1]"; "" for finite limits        */
+  int dims;            /* dimensions of the box (1 for gq_integrate_rule)            */
+  int nodes;           /* Gauss-Legendre: nodes per panel; 0 for Newton-Cotes        */
+  double points;       /* evaluations of f: prod over dimensions of the points per
+                          dimension (a double: it may pass 2^64 in principle)        */
 } gq_rule_result;
 typedef gq_rule_result gq_trapezoid_result;
 
-/* "trapezoid", "simpson", "boole"; NULL for a value that is no rule. */
+/* ---- rules over boxes --------------------------------------------------- */
+/* Product grids in 1 .. GQ_MAX_DIM dimensions: the tensor product of one
+ * rule along every axis (the same rule; its own limits and n per axis). */
+#define GQ_MAX_DIM 6
+#define GQ_GL_MIN_NODES 2
+#define GQ_GL_MAX_NODES 64
+
+/* A rule as a value: which one, and for Gauss-Legendre its nodes per panel
+ * (GQ_GL_MIN_NODES .. GQ_GL_MAX_NODES; 0 means gq_rule_default_nodes()).
+ * nodes is ignored by the Newton-Cotes rules. */
+typedef struct {
+  gq_rule rule;
+  int nodes;
+} gq_rule_spec;
+
+/* A box as a value: dims axes, [a[k], b[k]] (either may be infinite, b < a
+ * negates that axis) with n[k] intervals (Newton-Cotes) or panels
+ * (Gauss-Legendre) along axis k. */
+typedef struct {
+  int dims;
+  double a[GQ_MAX_DIM], b[GQ_MAX_DIM];
+  uint64_t n[GQ_MAX_DIM];
+} gq_box;
+
+/* "trapezoid", "simpson", "boole", "gauss-legendre"; NULL for a value that is no rule. */
 const char *gq_rule_name(gq_rule rule);
 /* The rule of that name (GQ_EINVAL, with the names, for any other). */
 int gq_rule_parse(const char *name, gq_rule *rule);
@@ -239,10 +272,34 @@ int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, doub
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,
                            uint64_t n, gq_precision precision, gq_trapezoid_result *out);
 
+/* The default nodes per panel of Gauss-Legendre (gq_rule_spec.nodes = 0). */
+int gq_rule_default_nodes(void);
+/* "trapezoid", "simpson", "boole", "gauss-legendre" or "gauss-legendre:K" as
+ * a rule value; GQ_EINVAL, naming the valid forms, for anything else. */
+int gq_rule_spec_parse(const char *text, gq_rule_spec *spec);
+/* The highest degree in each variable that the rule integrates exactly
+ * (Gauss-Legendre with K nodes: 2K - 1); -1 for no rule. */
+int gq_rule_spec_degree(gq_rule_spec spec);
+
+/* The one entry point of the rules: spec over box, a product grid, with an
+ * error estimate from a lower-order rule on the same points (the results'
+ * coarse, difference, abserr and error_formula say which).  Sums are
+ * compensated on both backends.  In one dimension the Newton-Cotes rules
+ * are gq_integrate_rule's.  An infinite limit maps its axis onto a finite
+ * interval by gq_integrate_rule's change of variables.  GQ_EINVAL for dims
+ * outside 1 .. GQ_MAX_DIM, an integrand that uses a variable beyond dims, NaN
+ * limits, n not allowed by the rule, or a grid of more than 2^53 points;
+ * GQ_EDOM where f is not finite (nonfinite_count, nonfinite_x: the first
+ * such point's first coordinate). */
+int gq_integrate_box(gq_context *ctx, const gq_integrand *f, gq_rule_spec spec, const gq_box *box,
+                     gq_precision precision, gq_rule_result *out);
+
 /* ---- references and checks (GSL) -------------------------------------- */
 /* QAGI, QAGIU, QAGIL: GSL on (-inf, inf), [a, inf), (-inf, b] (infinite limits) */
+/* SEPARABLE: a box integral of a product (or sum) of one-variable factors,
+ * each factor's 1-D reference; HCUBATURE: libcubature's hcubature on the host */
 enum { GQ_REFERENCE_EXACT = 0, GQ_REFERENCE_QAGS = 1, GQ_REFERENCE_QAGI = 2, GQ_REFERENCE_QAGIU = 3,
-       GQ_REFERENCE_QAGIL = 4 };
+       GQ_REFERENCE_QAGIL = 4, GQ_REFERENCE_SEPARABLE = 5, GQ_REFERENCE_HCUBATURE = 6 };
 
 typedef struct {
   double value;   /* the integral                                                 */
@@ -264,6 +321,16 @@ typedef struct {
  * error bound.  Roundoff and the subdivision limit are not failures: QAGS's
  * estimate and error bound are used. */
 int gq_integrate_reference(const gq_integrand *f, double a, double b, gq_reference *ref);
+
+/* The integral of f over a box (gq_integrate_box's): in one dimension
+ * gq_integrate_reference; in several, exact-or-GSL per factor where f
+ * separates into a product or sum of one-variable factors, otherwise
+ * libcubature's hcubature (relative tolerance 1e-10, a bounded number of
+ * evaluations; infinite axes through the rules' change of variables).
+ * GQ_EDOM when no reference could be computed (hcubature short of its
+ * tolerance, or built without libcubature): the caller reports that, never
+ * a pass. */
+int gq_integrate_reference_box(const gq_integrand *f, const gq_box *box, gq_reference *ref);
 
 /* Safety factor applied to the discretisation-error bound in the check. */
 #define GQ_CHECK_SAFETY 4.0
