@@ -54,6 +54,8 @@ struct gq_cuda_state {
   unsigned long long *d_seq;           //   reduction, counted on the device (d_seq)
   unsigned long long ticket;           //   and on the host (array_reduce.cu)
   gq_launch_cache *launches;           // NULL until the first cached launch
+  void *d_tables;                      // product grids' axis tables (product.cu),
+  size_t tables_bytes;                 //   grown on demand and kept
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -72,6 +72,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->d_sums) cudaFree(st->d_sums);
   if (st->h_sums) cudaFreeHost(st->h_sums);
   if (st->d_partials) cudaFree(st->d_partials);
+  if (st->d_tables) cudaFree(st->d_tables);
   if (st->d_lite_partials) cudaFree(st->d_lite_partials);
   if (st->d_counter) cudaFree(st->d_counter);
   if (st->d_result) cudaFree(st->d_result);

@@ -94,6 +94,7 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
                      "#include \"kernel.cuh\"\n"
                      "#include \"grid_source.cuh\"\n"
                      "#include \"philox_source.cuh\"\n"
+                     "#include \"product_source.cuh\"\n"
                      "#include \"tile_accumulators.cuh\"\n"
                      "#include \"device_math.cuh\"\n"
                      "namespace gq_jit {\n"

@@ -62,6 +62,13 @@ struct RowsSm90 {
   // block 1x256 0.540 ms, 2x256 0.490, 2x512 0.468, 4x256 0.452.
   using Mc = Shape<256, 4>;
   using McWide = Shape<256, 1>;
+
+  // Product grids (product_source.cuh): compute-bound like Monte Carlo, a
+  // point costing its digits' carries (integer pipe) and 3 table loads per
+  // axis besides f.  Unmeasured starting rows, the Monte Carlo ones: a
+  // sweep replaces them.
+  using Product = Shape<256, 4>;
+  using ProductWide = Shape<256, 2>; // D > 3: D coordinates per item
 };
 // sm_80 (A100): not measured — no A100 is lent to this project; the sm_90
 // rows, which keep the same bytes in flight per SM on its 108 SMs.  A

@@ -52,6 +52,43 @@ struct CsumCombine : CsumMerge {
 };
 template <int K, int S> struct CombineOf<TileCsum<K, S>> { using type = CsumCombine; using acc = gq_csum; };
 
+// Two compensated sums of the same values under two weights: a product
+// grid's rule and its lower-order rule on the same points
+// (product_source.cuh).  The source calls add(hi, lo, slot) with both
+// weighted values; tiles are summed pairwise and folded in as TileCsum's.
+struct CsumPair {
+  gq_csum hi, lo;
+};
+template <int SLOTS> struct WeightedPair {
+  static constexpr int KEYS = 1;
+  CsumPair acc = {{0.0, 0.0}, {0.0, 0.0}};
+  double vh[SLOTS], vl[SLOTS];
+  __device__ __forceinline__ void add(double hi, double lo, int slot)
+  {
+    vh[slot] = hi;
+    vl[slot] = lo;
+  }
+  template <int N> __device__ __forceinline__ void close()
+  {
+    pairwise<N>(vh);
+    pairwise<N>(vl);
+    gq_csum_add(&acc.hi, vh[0]);
+    gq_csum_add(&acc.lo, vl[0]);
+  }
+  __device__ __forceinline__ CsumPair result() const { return acc; }
+};
+struct CsumPairCombine {
+  __device__ __forceinline__ CsumPair operator()(CsumPair a, const CsumPair &b) const
+  {
+    gq_csum_merge(&a.hi, b.hi);
+    gq_csum_merge(&a.lo, b.lo);
+    return a;
+  }
+  __device__ static CsumPair identity() { return CsumPair{{0.0, 0.0}, {0.0, 0.0}}; }
+  __device__ static void finish(const CsumPair &a, void *out, unsigned long long) { *static_cast<CsumPair *>(out) = a; }
+};
+template <int S> struct CombineOf<WeightedPair<S>> { using type = CsumPairCombine; using acc = CsumPair; };
+
 // Shifted moments (mc_moments.h) of values that come four at a time (a
 // Philox quad): per quad (y0 + y1) + (y2 + y3) and y0^2 + ... + y3^2 with two
 // fmas, then pairwise over a tile's quads, and one compensated add of each.

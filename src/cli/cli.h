@@ -94,6 +94,12 @@ void cli_jit_note(int jit);
 /* Open the context for --device; prints the fallback note for auto. */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
 
+/* "v" or "v1,v2,...,vD" (--NAME's text) -> tok[0..dims-1], each at most
+ * CLI_TOKEN - 1 bytes: one value is every dimension's; otherwise there must
+ * be exactly dims.  EXIT_OK, or EXIT_USAGE with the message printed. */
+enum { CLI_TOKEN = 128 };
+int cli_split_list(const char *name, const char *text, int dims, char tok[][CLI_TOKEN]);
+
 /* ---- JSON output ---------------------------------------------------------- */
 typedef struct {
   FILE *out;
@@ -105,6 +111,7 @@ void json_string(json_writer *w, const char *key, const char *value);
 void json_number(json_writer *w, const char *key, double value); /* null if not finite */
 void json_uint(json_writer *w, const char *key, uint64_t value);
 void json_bool(json_writer *w, const char *key, int value);
+void json_raw(json_writer *w, const char *key, const char *json); /* already JSON: an array */
 void json_end(json_writer *w);
 
 /* ---- commands ------------------------------------------------------------- */

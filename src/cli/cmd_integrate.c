@@ -13,12 +13,17 @@
 void usage_integrate(FILE *out)
 {
   fputs("Usage: gpuquad [integrate] [--f=NAME] [--a=A] [--b=B] [--n=N] [OPTION]...\n"
-        "Integrate f over [a, b] with a composite Newton-Cotes rule on n intervals,\n"
-        "on the GPU (or the CPU), and check the result against GSL.\n"
+        "Integrate f over [a, b] (or a box in up to 6 dimensions) with a composite\n"
+        "Newton-Cotes or Gauss-Legendre rule, on the GPU (or the CPU), and check the\n"
+        "result against GSL (libcubature in several dimensions).\n"
         "\n"
         "  --f=F                integrand: a built-in name (default circle; --list\n"
-        "                       shows them) or an expression in x, e.g.\n"
+        "                       shows them) or an expression in x (x1..xD with\n"
+        "                       --dim; x, y, z mean x1, x2, x3), e.g.\n"
         "                       --f='exp(-x*x)*cos(3*x)' (grammar: gpuquad(1))\n"
+        "  --dim=D              dimensions, 1 (default) to 6: a product grid of the\n"
+        "                       rule; --a, --b and --n take one value for every\n"
+        "                       axis or a comma list, one per axis\n"
         "  --param NAME=VALUE   a parameter the expression uses (repeatable)\n"
         "  --a=A, --b=B         limits (default: the built-in's, [0, 1] for an\n"
         "                       expression); b < a negates;\n"
@@ -26,14 +31,19 @@ void usage_integrate(FILE *out)
         "                       limit maps [a, inf), (-inf, b] or the line onto a\n"
         "                       finite interval (x = a + t/(1-t), x = t/(1-t^2));\n"
         "                       f must decay like 1/x^2 or faster\n"
-        "  --n=N                intervals (default 1e6): 1000000, 1e9, 2^30, 1G, 1Gi\n"
-        "  --rule=R             trapezoid (default; any n), simpson (n even) or\n"
-        "                       boole (n a multiple of 4); error estimate from a\n"
-        "                       coarser rule of the same pass\n"
+        "  --n=N                intervals, or Gauss-Legendre panels, per axis (default\n"
+        "                       1e6 in one dimension, 100 per axis in several):\n"
+        "                       1000000, 1e9, 2^30, 1G, 1Gi\n"
+        "  --rule=R             trapezoid (default; any n), simpson (n even),\n"
+        "                       boole (n a multiple of 4), or gauss-legendre[:K]\n"
+        "                       (n panels of K nodes, 2 <= K <= 64, default 8); error\n"
+        "                       estimate from a lower-order rule of the same pass\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
         "  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
-        "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on);\n"
+        "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on;\n"
+        "                       several dimensions: exact per factor where f separates,\n"
+        "                       else libcubature's hcubature);\n"
         "                       exit 1 if they differ by more than the tolerance, or if\n"
         "                       the check cannot be made (no integral, GSL fails)\n"
         "  --no-cache           compile an expression for the GPU afresh: neither read\n"
@@ -65,21 +75,22 @@ static void list_integrands(FILE *out)
 
 /* The command line of integrate, as text until the problem is built. */
 typedef struct {
-  const char *fname, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
+  const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
 } integrate_options;
 
-static int integrate(const gq_integrand *f, const integrate_options *o);
+static int integrate(const gq_integrand *f, int dims, const integrate_options *o);
 
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
-  integrate_options o = {"circle", NULL, NULL, "1e6", "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms};
+  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms};
   int help = 0, list = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
   const cli_option opts[] = {
     {"f", OPT_VALUE, &o.fname, NULL, 0},
+    {"dim", OPT_VALUE, &o.dim_text, NULL, 0},
     {"a", OPT_VALUE, &o.a_text, NULL, 0},
     {"b", OPT_VALUE, &o.b_text, NULL, 0},
     {"n", OPT_VALUE, &o.n_text, NULL, 0},
@@ -117,38 +128,99 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   int rc = cli_params_resolve(&resolved, params, nparams);
   if (rc != EXIT_OK)
     return rc;
-  const int parsed = gq_integrand_parse(o.fname, resolved.text, (size_t)nparams, 1, &f, &perr);
+  uint64_t dims;
+  if (gq_parse_count(o.dim_text, GQ_MAX_DIM, &dims, err, sizeof err) != 0) {
+    cli_params_free(&resolved);
+    return cli_error(EXIT_USAGE, "--dim=%s: %s (1 to %d)", o.dim_text, err, GQ_MAX_DIM);
+  }
+  const int parsed = gq_integrand_parse(o.fname, resolved.text, (size_t)nparams, (int)dims, &f, &perr);
   cli_params_free(&resolved);
   if (parsed != GQ_SUCCESS)
     return cli_parse_error(o.fname, params, &perr);
-  rc = integrate(f, &o);
+  rc = integrate(f, (int)dims, &o);
   gq_integrand_free(f);
   return rc;
 }
 
-static int integrate(const gq_integrand *f, const integrate_options *o)
+/* --a, --b, --n -> the box (one value for every axis, or one per axis). */
+static int build_box(const gq_integrand *f, int dims, const integrate_options *o, gq_box *box)
 {
-  const char *a_text = o->a_text, *b_text = o->b_text, *n_text = o->n_text;
+  char tok[GQ_MAX_DIM][CLI_TOKEN], err[256];
+  box->dims = dims;
+  double a0, b0;
+  gq_integrand_limits(f, &a0, &b0);
+  const char *texts[2] = {o->a_text, o->b_text}, *names[2] = {"a", "b"};
+  double *ends[2] = {box->a, box->b};
+  for (int e = 0; e < 2; e++) {
+    if (!texts[e]) {
+      for (int d = 0; d < dims; d++)
+        ends[e][d] = e ? b0 : a0;
+      continue;
+    }
+    int rc = cli_split_list(names[e], texts[e], dims, tok);
+    if (rc != EXIT_OK)
+      return rc;
+    for (int d = 0; d < dims; d++)
+      if (gq_parse_limit(tok[d], &ends[e][d], err, sizeof err) != 0)
+        return dims == 1 ? cli_error(EXIT_USAGE, "--%s=%s: %s", names[e], texts[e], err)
+                         : cli_error(EXIT_USAGE, "--%s=%s: '%s' %s", names[e], texts[e], tok[d], err);
+  }
+  for (int d = 0; d < dims; d++)
+    if (isinf(box->a[d]) && box->a[d] == box->b[d]) /* checked before any device is opened, as n is */
+      return dims == 1 ? cli_error(EXIT_USAGE, "--a, --b: the interval [%g, %g] is empty (give a finite limit, "
+                                   "or -inf and inf)", box->a[d], box->b[d])
+                       : cli_error(EXIT_USAGE, "--a, --b: axis %d: the interval [%g, %g] is empty (give a "
+                                   "finite limit, or -inf and inf)", d + 1, box->a[d], box->b[d]);
+  const char *n_text = o->n_text ? o->n_text : dims == 1 ? "1e6" : "100";
+  int rc = cli_split_list("n", n_text, dims, tok);
+  if (rc != EXIT_OK)
+    return rc;
+  for (int d = 0; d < dims; d++)
+    if (gq_parse_count(tok[d], GQ_TRAPEZOID_MAX_N, &box->n[d], err, sizeof err) != 0)
+      return dims == 1 ? cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err)
+                       : cli_error(EXIT_USAGE, "--n=%s: '%s' %s", n_text, tok[d], err);
+  return EXIT_OK;
+}
+
+/* A JSON member: one number for one dimension, else an array. */
+static void json_limits(json_writer *w, const char *key, int dims, const double *v)
+{
+  char text[GQ_MAX_DIM * 32 + 4];
+  size_t at = 0;
+  for (int d = 0; d < dims; d++) {
+    /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */
+    if (isinf(v[d]))
+      at += (size_t)snprintf(text + at, sizeof text - at, "%s\"%s\"", d ? "," : "", v[d] < 0 ? "-inf" : "inf");
+    else
+      at += (size_t)snprintf(text + at, sizeof text - at, "%s%.17g", d ? "," : "", v[d]);
+  }
+  if (dims == 1) {
+    if (isinf(v[0]))
+      json_string(w, key, v[0] < 0 ? "-inf" : "inf");
+    else
+      json_number(w, key, v[0]);
+    return;
+  }
+  char arr[sizeof text + 2];
+  snprintf(arr, sizeof arr, "[%s]", text);
+  json_raw(w, key, arr);
+}
+
+static int integrate(const gq_integrand *f, int dims, const integrate_options *o)
+{
   const char *device_text = o->device_text, *precision_text = o->precision_text;
   const int check = o->check, json = o->json, quiet = o->quiet;
-  char err[256];
-  double a, b;
-  gq_integrand_limits(f, &a, &b);
-  if (a_text && gq_parse_limit(a_text, &a, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--a=%s: %s", a_text, err);
-  if (b_text && gq_parse_limit(b_text, &b, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--b=%s: %s", b_text, err);
-  if (isinf(a) && a == b) /* checked before any device is opened, as n is */
-    return cli_error(EXIT_USAGE, "--a, --b: the interval [%g, %g] is empty (give a finite limit, or -inf and inf)",
-                     a, b);
-  uint64_t n;
-  if (gq_parse_count(n_text, GQ_TRAPEZOID_MAX_N, &n, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
-  gq_rule rule;
-  if (gq_rule_parse(o->rule_text, &rule) != GQ_SUCCESS)
+  gq_box box;
+  int rc = build_box(f, dims, o, &box);
+  if (rc != EXIT_OK)
+    return rc;
+  gq_rule_spec spec;
+  if (gq_rule_spec_parse(o->rule_text, &spec) != GQ_SUCCESS)
     return cli_error(EXIT_USAGE, "--rule=%s: %s", o->rule_text, gq_last_error());
-  if (gq_rule_check_n(rule, n) != GQ_SUCCESS)
-    return cli_error(EXIT_USAGE, "--n=%s: %s", n_text, gq_last_error());
+  if (spec.rule != GQ_RULE_GAUSS_LEGENDRE)
+    for (int d = 0; d < dims; d++)
+      if (gq_rule_check_n(spec.rule, box.n[d]) != GQ_SUCCESS)
+        return cli_error(EXIT_USAGE, "--n=%s: %s", o->n_text ? o->n_text : "", gq_last_error());
   gq_precision precision;
   if (strcmp(precision_text, "double") == 0)
     precision = GQ_PRECISION_DOUBLE;
@@ -156,16 +228,20 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     precision = GQ_PRECISION_FLOAT;
   else
     return cli_error(EXIT_USAGE, "--precision=%s: expected double or float", precision_text);
+  /* the line's Newton-Cotes rules keep their one-dimensional report */
+  const int line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
+  const double a = box.a[0], b = box.b[0];
+  const uint64_t n = box.n[0];
 
   /* problem -> backend */
   gq_context *ctx;
-  int rc = cli_open_context(device_text, quiet, &ctx);
+  rc = cli_open_context(device_text, quiet, &ctx);
   if (rc != EXIT_OK)
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
   gq_rule_result r;
-  int status = gq_integrate_rule(ctx, f, rule, a, b, n, precision, &r);
+  int status = gq_integrate_box(ctx, f, spec, &box, precision, &r);
   if (status != GQ_SUCCESS) {
     rc = cli_error(cli_exit_status(status), "%s", gq_last_error());
     gq_context_free(ctx);
@@ -180,7 +256,8 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   double tolerance = NAN;
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   if (check) {
-    status = gq_check_rule(f, a, b, &r, precision, &ref, &tolerance, &outcome);
+    status = line ? gq_check_rule(f, a, b, &r, precision, &ref, &tolerance, &outcome)
+                  : gq_check_box(f, &box, &r, precision, &ref, &tolerance, &outcome);
     if (status != GQ_SUCCESS) {
       rc = cli_error(EXIT_RUNTIME, "reference: %s", gq_last_error());
       gq_context_free(ctx);
@@ -189,13 +266,19 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   }
   const int passed = outcome.verdict == GQ_CHECK_PASSED;
   const double wall_ms = cli_wall_ms() - o->t_start_ms;
-  const double pps = r.kernel_ms > 0 ? (double)(n + 1) / (r.kernel_ms * 1e-3) : NAN;
+  const double pps = r.kernel_ms > 0 ? r.points / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
   static const char *const methods[] = {
     [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
     [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
-    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil"};
+    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
+    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
   const char *ref_method = methods[ref.method];
+  char rule_name[32];
+  if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
+    snprintf(rule_name, sizeof rule_name, "gauss-legendre:%d", r.nodes);
+  else
+    snprintf(rule_name, sizeof rule_name, "%s", gq_rule_name(spec.rule));
 
   /* -> output */
   if (json) {
@@ -204,18 +287,24 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
     json_string(&w, "command", "integrate");
     json_string(&w, "integrand", gq_integrand_name(f));
     json_string(&w, "formula", gq_integrand_formula(f));
-    /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */
-    if (isinf(a))
-      json_string(&w, "a", a < 0 ? "-inf" : "inf");
-    else
-      json_number(&w, "a", a);
-    if (isinf(b))
-      json_string(&w, "b", b < 0 ? "-inf" : "inf");
-    else
-      json_number(&w, "b", b);
-    json_uint(&w, "n", n);
-    json_uint(&w, "points", n + 1);
-    json_string(&w, "rule", gq_rule_name(rule));
+    if (!line)
+      json_uint(&w, "dims", (uint64_t)dims);
+    json_limits(&w, "a", dims, box.a);
+    json_limits(&w, "b", dims, box.b);
+    if (dims == 1) {
+      json_uint(&w, "n", n);
+    } else {
+      char text[GQ_MAX_DIM * 24 + 4];
+      size_t at = 0;
+      for (int d = 0; d < dims; d++)
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s%llu", d ? "," : "[", (unsigned long long)box.n[d]);
+      snprintf(text + at, sizeof text - at, "]");
+      json_raw(&w, "n", text);
+    }
+    json_number(&w, "points", r.points);
+    json_string(&w, "rule", line ? gq_rule_name(spec.rule) : rule_name);
+    if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
+      json_uint(&w, "nodes", (uint64_t)r.nodes);
     if (*r.change)
       json_string(&w, "change_of_variables", r.change);
     json_string(&w, "precision", precision_text);
@@ -244,9 +333,20 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
   } else if (quiet) {
     printf("%.17g\n", r.result);
   } else {
-    printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite %s, %s)\n",
-           gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, gq_rule_name(rule),
-           precision_text);
+    if (line) {
+      printf("integrate %s = %s on [%.17g, %.17g], n = %llu intervals (composite %s, %s)\n",
+             gq_integrand_name(f), gq_integrand_formula(f), a, b, (unsigned long long)n, gq_rule_name(spec.rule),
+             precision_text);
+    } else {
+      printf("integrate %s = %s on ", gq_integrand_name(f), gq_integrand_formula(f));
+      for (int d = 0; d < dims; d++)
+        printf("%s[%.17g, %.17g]", d ? " x " : "", box.a[d], box.b[d]);
+      printf(", n = ");
+      for (int d = 0; d < dims; d++)
+        printf("%s%llu", d ? "," : "", (unsigned long long)box.n[d]);
+      printf(" %s (%s%s, %s)\n", spec.rule == GQ_RULE_GAUSS_LEGENDRE ? "panels" : "intervals", rule_name,
+             dims > 1 ? " product" : "", precision_text);
+    }
     if (*r.change)
       printf("  change       %s: the rule sums f(x(t)) x'(t)\n", r.change);
     printf("  estimate     %.17g\n", r.result);
@@ -263,7 +363,7 @@ static int integrate(const gq_integrand *f, const integrate_options *o)
              gq_context_threads(ctx));
     else
       printf("  backend      %s\n", gq_context_device_name(ctx));
-    printf("  points       %llu\n", (unsigned long long)(n + 1));
+    printf("  points       %.17g\n", r.points);
     if (r.jit != GQ_JIT_NONE)
       printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g points/s)\n", r.kernel_ms, pps);

@@ -67,26 +67,13 @@ typedef struct {
 /* "v" or "v1,v2,...,vD" -> out[0..dims-1]; the count must be 1 or dims. */
 static int parse_list(const char *name, const char *text, int dims, double *out)
 {
-  char buf[1024], err[256];
-  if (strlen(text) >= sizeof buf)
-    return cli_error(EXIT_USAGE, "--%s: too long", name);
-  strcpy(buf, text);
-  int count = 0;
-  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (count == GQ_MC_MAX_DIMS)
-      return cli_error(EXIT_USAGE, "--%s=%s: more than %d values", name, text, GQ_MC_MAX_DIMS);
-    if (gq_parse_real(tok, &out[count], err, sizeof err) != 0)
-      return cli_error(EXIT_USAGE, "--%s=%s: '%s' %s", name, text, tok, err);
-    count++;
-  }
-  if (count == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
-    return cli_error(EXIT_USAGE, "--%s=%s: expected a number or a comma-separated list", name, text);
-  if (count == 1)
-    for (int d = 1; d < dims; d++)
-      out[d] = out[0];
-  else if (count != dims)
-    return cli_error(EXIT_USAGE, "--%s has %d values but --dim=%d (give one value, or one per dimension)", name,
-                     count, dims);
+  char tok[GQ_MC_MAX_DIMS][CLI_TOKEN], err[256];
+  const int rc = cli_split_list(name, text, dims, tok);
+  if (rc != EXIT_OK)
+    return rc;
+  for (int d = 0; d < dims; d++)
+    if (gq_parse_real(tok[d], &out[d], err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--%s=%s: '%s' %s", name, text, tok[d], err);
   return EXIT_OK;
 }
 

@@ -418,6 +418,12 @@ void json_uint(json_writer *w, const char *key, uint64_t value)
   fprintf(w->out, "%llu", (unsigned long long)value);
 }
 
+void json_raw(json_writer *w, const char *key, const char *json)
+{
+  json_key(w, key);
+  fputs(json, w->out);
+}
+
 void json_bool(json_writer *w, const char *key, int value)
 {
   json_key(w, key);
@@ -434,4 +440,30 @@ double cli_wall_ms(void)
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+int cli_split_list(const char *name, const char *text, int dims, char tok[][CLI_TOKEN])
+{
+  const size_t len = strlen(text);
+  if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,"))
+    return cli_error(EXIT_USAGE, "--%s=%s: expected a number or a comma-separated list", name, text);
+  int count = 1;
+  for (const char *p = text; (p = strchr(p, ',')) != NULL; p++)
+    count++;
+  if (count != 1 && count != dims)
+    return cli_error(EXIT_USAGE, "--%s has %d values but --dim=%d (give one value, or one per dimension)", name,
+                     count, dims);
+  const char *p = text;
+  for (int k = 0; k < count; k++) {
+    const char *comma = strchr(p, ',');
+    const size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    if (n >= CLI_TOKEN)
+      return cli_error(EXIT_USAGE, "--%s: value %d is too long", name, k + 1);
+    memcpy(tok[k], p, n);
+    tok[k][n] = '\0';
+    p = comma ? comma + 1 : p + n;
+  }
+  for (int d = count; d < dims; d++)
+    strcpy(tok[d], tok[0]);
+  return EXIT_OK;
 }

@@ -220,32 +220,58 @@ int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dph
     return gq_fail(GQ_EINVAL, "gq_integrand_changed: NULL argument");
   if (gq_integrand_dims(f) != 1)
     return gq_fail(GQ_EINVAL, "a change of variables needs an integrand of one variable");
-  /* f(phi(t)) is f with x replaced by phi; g(t) = if(guard, f(phi(t)) *
-   * phi'(t), 0) is then read from text, whose parse folds the constants of a
-   * constant f (the canonical text reads back as the same tree). */
+  return gq_integrand_changed_axes(f, 1, &phi, &dphi, &guard, out);
+}
+
+int gq_integrand_changed_axes(const gq_integrand *f, int dims, const char *const *phi, const char *const *dphi,
+                              const char *const *guard, gq_integrand **out)
+{
+  if (out)
+    *out = NULL;
+  if (!out || !f || !phi || !dphi || !guard || dims < 1 || dims > GQ_MAX_DIM)
+    return gq_fail(GQ_EINVAL, "gq_integrand_changed_axes: bad argument");
+  /* f(phi(t)) is f with each changed x_d replaced by phi_d; g(t) =
+   * if(guard_1, ... if(guard_D, f(phi(t)) * phi_1'(t_1) ... , 0) ..., 0) is
+   * then read from text, whose parse folds the constants of a constant f
+   * (the canonical text reads back as the same tree). */
   gq_integrand *r = calloc(1, sizeof *r);
-  gq_expr *own = NULL, *map = NULL, *inner = NULL, *g = NULL;
+  gq_expr *own = NULL, *map[GQ_MAX_DIM] = {NULL}, *inner = NULL, *g = NULL;
   char *inner_text = NULL, *text = NULL;
   int status = r ? GQ_SUCCESS : GQ_ENOMEM;
   if (status == GQ_SUCCESS && f->id >= 0) /* the formula is the built-in, to the bit */
-    status = gq_expr_parse(f->formula, NULL, 1, &own, NULL);
+    status = gq_expr_parse(f->formula, NULL, dims, &own, NULL);
+  for (int d = 0; d < dims && status == GQ_SUCCESS; d++)
+    if (phi[d])
+      status = gq_expr_parse(phi[d], NULL, dims, &map[d], NULL);
   if (status == GQ_SUCCESS)
-    status = gq_expr_parse(phi, NULL, 1, &map, NULL);
-  if (status == GQ_SUCCESS)
-    status = gq_expr_substitute(own ? own : f->expr, (const gq_expr *const[]){map}, 1, &inner);
+    status = gq_expr_substitute(own ? own : f->expr, (const gq_expr *const *)map, dims, &inner);
   if (status == GQ_SUCCESS)
     status = gq_expr_to_string(inner, &inner_text);
+  size_t size = inner_text ? strlen(inner_text) + 16 : 0;
+  for (int d = 0; d < dims; d++)
+    if (phi[d])
+      size += strlen(guard[d]) + strlen(dphi[d]) + 16;
+  if (status == GQ_SUCCESS && !(text = malloc(size)))
+    status = GQ_ENOMEM;
   if (status == GQ_SUCCESS) {
-    const size_t size = strlen(guard) + strlen(inner_text) + strlen(dphi) + 16;
-    text = malloc(size);
-    if (text)
-      snprintf(text, size, "if(%s,(%s)*(%s),0)", guard, inner_text, dphi);
-    status = text ? gq_expr_parse(text, NULL, 1, &g, NULL) : GQ_ENOMEM;
+    size_t at = 0;
+    for (int d = 0; d < dims; d++)
+      if (phi[d])
+        at += (size_t)snprintf(text + at, size - at, "if(%s,", guard[d]);
+    at += (size_t)snprintf(text + at, size - at, "(%s)", inner_text);
+    for (int d = 0; d < dims; d++)
+      if (phi[d])
+        at += (size_t)snprintf(text + at, size - at, "*(%s)", dphi[d]);
+    for (int d = 0; d < dims; d++)
+      if (phi[d])
+        at += (size_t)snprintf(text + at, size - at, ",0)");
+    status = gq_expr_parse(text, NULL, dims, &g, NULL);
   }
   if (status == GQ_SUCCESS)
     status = gq_expr_to_string(g, &r->canonical);
   gq_expr_free(own);
-  gq_expr_free(map);
+  for (int d = 0; d < dims; d++)
+    gq_expr_free(map[d]);
   gq_expr_free(inner);
   free(inner_text);
   free(text);
@@ -253,13 +279,13 @@ int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dph
     gq_expr_free(g);
     free(r);
     return gq_fail(status == GQ_ENOMEM ? GQ_ENOMEM : GQ_EINVAL,
-                   "cannot change the variable of %s: the expression for f(%s) * (%s) is too large",
-                   f->id >= 0 ? f->formula : f->canonical, phi, dphi);
+                   "cannot change the variables of %s: the expression of the changed integrand is too large",
+                   f->id >= 0 ? f->formula : f->canonical);
   }
   derived_from(r, f);
   r->scale = 1.0;
   r->expr = r->g = g;
-  r->dims = 1;
+  r->dims = dims;
   *out = r;
   return GQ_SUCCESS;
 }

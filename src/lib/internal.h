@@ -59,6 +59,10 @@ typedef enum { GQ_CHANGE_NONE, GQ_CHANGE_UPPER, GQ_CHANGE_LOWER, GQ_CHANGE_LINE 
  * gq_integrand_free. */
 int gq_integrand_changed(const gq_integrand *f, const char *phi, const char *dphi, const char *guard,
                          gq_integrand **out);
+/* The same for a box: axis d changed by (phi[d], dphi[d], guard[d]), texts
+ * in x<d+1>, or kept where phi[d] is NULL. */
+int gq_integrand_changed_axes(const gq_integrand *f, int dims, const char *const *phi, const char *const *dphi,
+                              const char *const *guard, gq_integrand **out);
 static inline int gq_sum_headroom(uint64_t terms)
 {
   int k = 1; /* 2^(k-1) >= terms */
@@ -145,6 +149,38 @@ int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sum
 int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 void gq_cuda_set_jit_cache(struct gq_cuda_state *st, int enabled);
 void gq_cuda_set_stream(struct gq_cuda_state *st, void *stream);
+
+/* gq_integrate_rule in one dimension for the Newton-Cotes rules (rules.c's
+ * index classes); gq_integrate_box comes here for them. */
+int gq_rule_line(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
+                 gq_precision precision, gq_rule_result *out);
+
+/* A product grid (product.c builds it; kernels/product.cu and
+ * cpu/product.c sum it): axis d has K[d] table entries, and P[d] panels
+ * on a Gauss-Legendre axis (panels = 1 elsewhere), so m_d = K[d] P[d]
+ * points; table[d] holds the points (node k of panel 0), then the rule's
+ * weights, then the lower rule's, K[d] each; point (k, p) of the axis is
+ * x = fma(p, H[d], node[k]).  sums[0] = sum of wh g(x), sums[1] = sum of
+ * wl g(x), wh (wl) the product of the axes' rule (lower rule) weights;
+ * the flat index runs over k_1, (p_1,) k_2, ... fastest first. */
+typedef struct {
+  const gq_integrand *f;
+  int precision;    /* gq_precision */
+  int dims;
+  unsigned panels;  /* bit d: axis d is Gauss-Legendre (two digits) */
+  uint32_t K[GQ_MAX_DIM], P[GQ_MAX_DIM];
+  double H[GQ_MAX_DIM];
+  const double *table[GQ_MAX_DIM]; /* host tables; the CUDA backend copies them */
+  uint64_t n;       /* points: the product of K[d] P[d] */
+} gq_product_sum;
+
+int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_cpu_product_nonfinite(const gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first);
+int gq_cuda_product_sum(struct gq_cuda_state *st, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_cuda_product_nonfinite(struct gq_cuda_state *st, const gq_product_sum *p, uint64_t *count, uint64_t *first);
+/* kernels/product.cu: compile f's product-grid kernels for sm_<cc> (tests). */
+int gq_jit_product_compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
+                                size_t *cubin_size);
 
 /* kernels/jit.cu: compile f's expression kernel for sm_<cc> with NVRTC
  * without loading it (tests; no GPU needed). */

@@ -94,3 +94,15 @@ int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_momen
   (void)st; (void)p; (void)out; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
+
+int gq_cuda_product_sum(struct gq_cuda_state *st, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
+{
+  (void)st; (void)p; (void)sums; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_product_nonfinite(struct gq_cuda_state *st, const gq_product_sum *p, uint64_t *count, uint64_t *first)
+{
+  (void)st; (void)p; (void)count; (void)first;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}

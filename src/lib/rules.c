@@ -113,6 +113,8 @@ static const struct {
   [GQ_RULE_TRAPEZOID] = {"trapezoid", 1, 1, 0, "any n"},
   [GQ_RULE_SIMPSON] = {"simpson", 3, 2, 2, "an even n"},
   [GQ_RULE_BOOLE] = {"boole", 5, 4, 5, "an n that is a multiple of 4"},
+  /* n panels of K nodes (product.c); the degree is K's (gq_rule_degree) */
+  [GQ_RULE_GAUSS_LEGENDRE] = {"gauss-legendre", -1, 1, 1, "any n"},
 };
 enum { RULES = sizeof rules / sizeof rules[0] };
 
@@ -120,7 +122,12 @@ static int known(gq_rule rule) { return (unsigned)rule < RULES; }
 
 const char *gq_rule_name(gq_rule rule) { return known(rule) ? rules[rule].name : NULL; }
 
-int gq_rule_degree(gq_rule rule) { return known(rule) ? rules[rule].degree : -1; }
+int gq_rule_degree(gq_rule rule)
+{
+  if (rule == GQ_RULE_GAUSS_LEGENDRE)
+    return 2 * gq_rule_default_nodes() - 1;
+  return known(rule) ? rules[rule].degree : -1;
+}
 
 int gq_rule_parse(const char *name, gq_rule *rule)
 {
@@ -131,7 +138,7 @@ int gq_rule_parse(const char *name, gq_rule *rule)
       *rule = (gq_rule)k;
       return GQ_SUCCESS;
     }
-  return gq_fail(GQ_EINVAL, "unknown rule (expected trapezoid, simpson or boole)");
+  return gq_fail(GQ_EINVAL, "unknown rule (expected trapezoid, simpson, boole or gauss-legendre)");
 }
 
 int gq_rule_check_n(gq_rule rule, uint64_t n)
@@ -335,7 +342,7 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
       out->error_formula = "|S(h) - T(2h)|/4";
     }
     break;
-  case GQ_RULE_BOOLE:
+  default: /* boole (gq_rule_line refuses gauss-legendre) */
     out->result = weigh(&B_H, sums, fa, fb, h);
     out->coarse = weigh(&S_2H, sums, fa, fb, h);
     out->difference = fabs(out->result - out->coarse);
@@ -424,14 +431,27 @@ static int infinite(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
   return status;
 }
 
+int gq_rule_line(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
+                 gq_precision precision, gq_rule_result *out)
+{
+  if (!ctx || !f || !out)
+    return gq_fail(GQ_EINVAL, "gq_integrate_rule: NULL argument");
+  if (rule == GQ_RULE_GAUSS_LEGENDRE)
+    return gq_fail(GQ_EINVAL, "gauss-legendre is a product rule (gq_integrate_box)");
+  if ((isinf(a) || isinf(b)) && !isnan(a) && !isnan(b))
+    return infinite(ctx, f, rule, a, b, n, precision, out);
+  return rule_value(ctx, f, rule, a, b, n, precision, &NO_CHANGE, out);
+}
+
+/* The one-dimensional box: Newton-Cotes comes back to gq_rule_line. */
 int gq_integrate_rule(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a, double b, uint64_t n,
                       gq_precision precision, gq_rule_result *out)
 {
   if (!ctx || !f || !out)
     return gq_fail(GQ_EINVAL, "gq_integrate_rule: NULL argument");
-  if ((isinf(a) || isinf(b)) && !isnan(a) && !isnan(b))
-    return infinite(ctx, f, rule, a, b, n, precision, out);
-  return rule_value(ctx, f, rule, a, b, n, precision, &NO_CHANGE, out);
+  gq_box box = {1, {a}, {b}, {n}};
+  const gq_rule_spec spec = {rule, 0};
+  return gq_integrate_box(ctx, f, spec, &box, precision, out);
 }
 
 int gq_integrate_trapezoid(gq_context *ctx, const gq_integrand *f, double a, double b,

@@ -1,0 +1,158 @@
+// product_source.cuh — a product grid in D dimensions as a source: the
+// tensor product of one rule along every axis (Newton-Cotes points, or
+// Gauss-Legendre panels of K nodes), each point carrying two weights, the
+// rule's and the lower-order rule's on the same points (the error estimate
+// costs no evaluation of f).
+//
+// Axis d holds m_d points.  A Newton-Cotes axis is one digit k in [0, K)
+// (K = m_d, P = 1): its point and weights are table entries.  A
+// Gauss-Legendre axis (bit d of PANELS) is two digits, node k in [0, K) and
+// panel p in [0, P): x = node[k] + p H, and the weights are node k's, so
+// its table holds K <= 64 entries whatever the number of panels.  The
+// flat index runs over the digits k_1, (p_1,) k_2, (p_2,) ... fastest
+// first, so the lanes of a warp walk axis 1 and share the other axes'
+// entries (one broadcast load each).
+//
+// Items are points; the cursor is the point's digits in 32-bit integers,
+// advanced by additions with carries (the integer pipe, beside the FP64
+// work of f): the carry of a digit is at most one because every step's
+// digit is below its radix.  The agent loads the items c, c + BLOCK, ...,
+// c + (ITEMS-1) BLOCK of a tile; load(c, j BLOCK) adds the digits of
+// BLOCK j times, a chain the compiler shares across the unrolled items.
+// The flat index is carried beside the digits as a double (exact below
+// 2^53) for the count of non-finite values, and vanishes from the sums.
+//
+// A table is 3 K doubles per axis: points (node[k]: the point itself on a
+// Newton-Cotes axis, the node in panel 0 on a Gauss-Legendre one), then the
+// rule's weights, then the lower rule's (both without the axis' scale
+// factor, which the host applies to the sums: the Newton-Cotes weights are
+// then small integers and halves, and their products exact).
+#ifndef GQ_PRODUCT_SOURCE_CUH
+#define GQ_PRODUCT_SOURCE_CUH
+
+#include "../../src/lib/compensated.h"
+#include "tile_accumulators.cuh"
+
+namespace gq {
+
+constexpr int PRODUCT_MAX_DIM = 6;
+
+template <unsigned MASK> struct BitCount {
+  static constexpr int value = (int)(MASK & 1u) + BitCount<(MASK >> 1)>::value;
+};
+template <> struct BitCount<0u> {
+  static constexpr int value = 0;
+};
+
+template <int G> struct Digits {
+  unsigned d[G];
+  double flat;
+};
+
+// One point of the product grid: its coordinates, weights and index.
+template <class Real, int D> struct ProductPoint {
+  Real x[D];
+  double wh, wl;
+  double index;
+};
+
+template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
+  static constexpr int WIDTH = 1;
+  static constexpr int G = D + BitCount<PANELS>::value; // digits
+  using Item = ProductPoint<Real, D>;
+  using Cursor = Digits<G>;
+
+  unsigned long long n;       // points in all
+  unsigned radix[G];          // digits' radices, fastest first
+  unsigned block[G];          // the digits of BLOCK
+  const double *table[D];     // per axis: node[K], rule weights[K], lower weights[K]
+  unsigned K[D];              // entries of each table
+  double H[D];                // Gauss-Legendre: panel width; 0 elsewhere
+
+  __device__ __forceinline__ unsigned long long items() const { return n; }
+  __device__ __forceinline__ unsigned long long whole_items() const { return n; }
+  __device__ __forceinline__ unsigned long long count() const { return n; }
+
+  // The digits of i (once per thread: divisions are fine here).
+  __device__ __forceinline__ Cursor digits(unsigned long long i) const
+  {
+    Cursor c;
+    c.flat = (double)i;
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      c.d[g] = (unsigned)(i % radix[g]);
+      i /= radix[g];
+    }
+    return c;
+  }
+  __device__ __forceinline__ Cursor cursor(unsigned long long i) const { return digits(i); }
+  __device__ __forceinline__ Cursor stride(unsigned long long s) const { return digits(s); }
+
+  // a + b digit by digit, each b digit below its radix: one carry at most.
+  // Past the last point the top digit may exceed its radix: such cursors
+  // are never loaded (the agent masks them).
+  __device__ __forceinline__ Cursor add(const Cursor &a, const unsigned *b, double b_flat) const
+  {
+    Cursor r;
+    unsigned carry = 0;
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      const unsigned v = a.d[g] + b[g] + carry;
+      carry = v >= radix[g];
+      r.d[g] = carry ? v - radix[g] : v;
+    }
+    r.flat = a.flat + b_flat;
+    return r;
+  }
+
+  __device__ __forceinline__ Item load(Cursor c, int offset) const
+  {
+#pragma unroll
+    for (int j = 0; j < offset / BLOCK; j++)
+      c = add(c, block, (double)BLOCK);
+    Item it;
+    it.wh = 1.0;
+    it.wl = 1.0;
+    it.index = c.flat;
+    int g = 0;
+#pragma unroll
+    for (int d = 0; d < D; d++) {
+      const unsigned k = c.d[g++];
+      const double *t = table[d];
+      double x = __ldg(t + k);
+      if (PANELS & (1u << d))
+        x = fma((double)c.d[g++], H[d], x);
+      it.x[d] = static_cast<Real>(x);
+      it.wh *= __ldg(t + K[d] + k);
+      it.wl *= __ldg(t + 2 * K[d] + k);
+    }
+    return it;
+  }
+  __device__ __forceinline__ int lanes(const Cursor &, int) const { return 1; }
+
+  template <bool CLASSIFY, class Map, class Thread>
+  __device__ __forceinline__ void feed(const Item &it, const Cursor &, int, const Map &map, Thread &th, int slot,
+                                       int) const
+  {
+    product_add<CLASSIFY>(th, static_cast<double>(map(it.x)), it, slot);
+  }
+  template <bool CLASSIFY, class Map, class Thread> __device__ __forceinline__ void head(const Map &, Thread &) const {}
+  template <bool CLASSIFY, class Map, class Thread> __device__ __forceinline__ void tail(const Map &, Thread &) const {}
+
+private:
+  // Any accumulator of single values (the count of non-finite values) sees
+  // f and the point's flat index; the weighted pair sees both weights.
+  template <bool CLASSIFY, class Thread>
+  __device__ __forceinline__ static void product_add(Thread &th, double y, const Item &it, int slot)
+  {
+    th.template add<CLASSIFY>(y, it.index, slot);
+  }
+  template <bool CLASSIFY, int S>
+  __device__ __forceinline__ static void product_add(WeightedPair<S> &th, double y, const Item &it, int slot)
+  {
+    th.add(it.wh * y, it.wl * y, slot);
+  }
+};
+
+} // namespace gq
+#endif

@@ -1,0 +1,236 @@
+// product.cu — product grids on the GPU: the engine's problem of a rule
+// over a box (src/lib/product.c builds it) — the product source
+// (engine/product_source.cuh: the points of D axes, two weights each) x the
+// expression's map x two compensated sums (WeightedPair: the rule and its
+// lower-order rule) x the fenced last block (fixed merge order: the same
+// grid and device give the same bits).  The count of non-finite values runs
+// after a sum that is not finite, as for the 1-D grid.
+//
+// Every integrand goes through the expression module (jit.cu: a built-in
+// becomes the expression of its formula in product.c), whose product kernels
+// are three: the sum with fast and with exact functions, and the count.
+// Axis tables go to a device buffer of the context, grown on demand.
+#include <stdio.h>
+
+#include <string>
+
+#include "cuda_check.cuh"
+#include "jit_module.cuh"
+#include "engine/kernel.cuh"
+#include "engine/launch.cuh"
+#include "engine/product_source.cuh"
+#include "engine/tile_accumulators.cuh"
+
+namespace {
+
+enum { FAST = 0, EXACT = 1, SCAN = 2 };
+
+const char *real_name(int precision) { return precision == GQ_PRECISION_FLOAT ? "float" : "double"; }
+
+unsigned panel_mask(int dims, bool gl) { return gl ? (1u << dims) - 1u : 0u; }
+
+// The launch shape of a product grid of `dims` axes: fewer items in flight
+// when a point's coordinates take many registers.
+template <class Rows> struct ProductShape {
+  template <class F> static auto with(int dims, F f)
+  {
+    return dims <= 3 ? f(typename Rows::Product()) : f(typename Rows::ProductWide());
+  }
+};
+
+void kernel_names(int cc_major, int dims, unsigned panels, int precision, std::string want[3])
+{
+  gq::with_rows(cc_major, [&](auto rows) {
+    return ProductShape<decltype(rows)>::with(dims, [&](auto shape) {
+      using S = decltype(shape);
+      char source[160], thread[64];
+      snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d>", real_name(precision), dims, panels,
+               S::BLOCK);
+      snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS);
+      for (int fast = 0; fast <= 1; fast++)
+        want[fast ? FAST : EXACT] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, fast, thread, source, "gq::LastBlock");
+      want[SCAN] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 0, "gq::NonfiniteThread", source, "gq::LastBlock");
+      return 0;
+    });
+  });
+}
+
+int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_info *info)
+{
+  if (!p->f->g)
+    return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
+  char kind[64];
+  snprintf(kind, sizeof kind, "|product|%d|%u|%s", p->dims, p->panels, real_name(p->precision));
+  std::string src, want[3];
+  const int status = gq::jit_module_source(p->f, p->precision, &src);
+  if (status != GQ_SUCCESS)
+    return status;
+  kernel_names(st->cc_major, p->dims, p->panels, p->precision, want);
+  return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 3, m, info);
+}
+
+// The axis tables in device memory (3 K doubles per axis, one buffer).
+int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_table[GQ_MAX_DIM])
+{
+  size_t total = 0;
+  for (int d = 0; d < p->dims; d++)
+    total += 3 * (size_t)p->K[d];
+  const size_t bytes = total * sizeof(double);
+  if (bytes > st->tables_bytes) {
+    if (st->d_tables)
+      cudaFree(st->d_tables);
+    st->d_tables = nullptr;
+    st->tables_bytes = 0;
+    GQ_CUDA_TRY(cudaMalloc(&st->d_tables, bytes));
+    st->tables_bytes = bytes;
+  }
+  double *dst = static_cast<double *>(st->d_tables);
+  for (int d = 0; d < p->dims; d++) {
+    GQ_CUDA_TRY(cudaMemcpyAsync(dst, p->table[d], 3 * (size_t)p->K[d] * sizeof(double), cudaMemcpyHostToDevice,
+                                st->stream));
+    d_table[d] = dst;
+    dst += 3 * (size_t)p->K[d];
+  }
+  return GQ_SUCCESS;
+}
+
+// The problem as the kernel takes it (its layout does not depend on Real).
+template <int D, unsigned PANELS, int BLOCK>
+gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK>, gq::LastBlock>
+problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[GQ_MAX_DIM])
+{
+  using Src = gq::ProductSource<double, D, PANELS, BLOCK>;
+  gq::Problem<Src, gq::LastBlock> prob{};
+  prob.src.n = p->n;
+  int g = 0;
+  for (int d = 0; d < D; d++) {
+    prob.src.radix[g++] = p->K[d];
+    if (PANELS & (1u << d))
+      prob.src.radix[g++] = p->P[d];
+    prob.src.table[d] = d_table[d];
+    prob.src.K[d] = p->K[d];
+    prob.src.H[d] = p->H[d];
+  }
+  unsigned long long rest = (unsigned long long)BLOCK;
+  for (int k = 0; k < Src::G; k++) {
+    prob.src.block[k] = (unsigned)(rest % prob.src.radix[k]);
+    rest /= prob.src.radix[k];
+  }
+  prob.out.scratch = st->d_partials;
+  prob.out.counter = st->d_counter;
+  prob.out.result = gq_result_slot(st, GQ_SLOT_CALL);
+  return prob;
+}
+
+// One launch over the grid, timed; the result slot's bytes into *out.
+template <int D, unsigned PANELS, int BLOCK, class Out>
+int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, int items, Out *out, double *ms)
+{
+  static_assert(sizeof(gq::ProductSource<double, D, PANELS, BLOCK>) ==
+                    sizeof(gq::ProductSource<float, D, PANELS, BLOCK>),
+                "one layout for every Real");
+  static_assert(sizeof(Out) <= sizeof(gq_reduce_acc), "the result fits its slot");
+  const double *d_table[GQ_MAX_DIM] = {};
+  int status = upload_tables(st, p, d_table);
+  if (status != GQ_SUCCESS)
+    return status;
+  const auto prob = problem<D, PANELS, BLOCK>(st, p, d_table);
+  const unsigned long long tile = (unsigned long long)BLOCK * items;
+  const unsigned grid = gq::resident_grid(st, kernel, BLOCK, (p->n + tile - 1) / tile);
+  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
+  status = gq::launch<false>(st, kernel, grid, BLOCK, prob, st->stream);
+  if (status != GQ_SUCCESS)
+    return status;
+  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
+  Out *h = static_cast<Out *>(st->h_result);
+  GQ_CUDA_TRY(cudaMemcpyAsync(h, prob.out.result, sizeof *h, cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+  float elapsed = 0.0f;
+  GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
+  if (ms)
+    *ms = elapsed;
+  *out = *h;
+  return GQ_SUCCESS;
+}
+
+// The shape and instantiation for p's dimensions and kind of axes.
+template <int D = 1, class Out>
+int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out, double *ms)
+{
+  if constexpr (D > gq::PRODUCT_MAX_DIM) {
+    return gq_fail(GQ_EINVAL, "a product grid of %d dimensions (1 to %d)", p->dims, gq::PRODUCT_MAX_DIM);
+  } else {
+    if (p->dims != D)
+      return run<D + 1>(st, p, kernel, out, ms);
+    return gq::with_rows(st->cc_major, [&](auto rows) {
+      return ProductShape<decltype(rows)>::with(D, [&](auto shape) {
+        using S = decltype(shape);
+        constexpr unsigned ALL = (1u << D) - 1u;
+        if (p->panels == ALL)
+          return run_shape<D, ALL, S::BLOCK>(st, p, kernel, S::ITEMS, out, ms);
+        if (p->panels != 0)
+          return gq_fail(GQ_EINVAL, "a product grid mixes Gauss-Legendre and Newton-Cotes axes");
+        return run_shape<D, 0u, S::BLOCK>(st, p, kernel, S::ITEMS, out, ms);
+      });
+    });
+  }
+}
+
+bool finite(const gq::CsumPair &s)
+{
+  const double t = gq_csum_value(s.hi) + gq_csum_value(s.lo);
+  return t - t == 0.0;
+}
+
+} // namespace
+
+static_assert(GQ_MAX_DIM == gq::PRODUCT_MAX_DIM, "the public limit is the source's");
+
+extern "C" int gq_cuda_product_sum(gq_cuda_state *st, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  gq_jit_module *m = nullptr;
+  int status = load(st, p, &m, info);
+  if (status != GQ_SUCCESS)
+    return status;
+  gq::CsumPair r{};
+  status = run(st, p, (const void *)gq::jit_kernel(m, FAST), &r, &info->ms);
+  if (status == GQ_SUCCESS && !finite(r)) {
+    // Not finite: again with CUDA's own functions (as grid_sum.cu).
+    const double first_ms = info->ms;
+    status = run(st, p, (const void *)gq::jit_kernel(m, EXACT), &r, &info->ms);
+    info->ms += first_ms;
+  }
+  sums[0] = r.hi;
+  sums[1] = r.lo;
+  return status;
+}
+
+extern "C" int gq_cuda_product_nonfinite(gq_cuda_state *st, const gq_product_sum *p, uint64_t *count,
+                                         uint64_t *first)
+{
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
+  gq_jit_module *m = nullptr;
+  gq_grid_info info = {0, 0, GQ_JIT_NONE};
+  int status = load(st, p, &m, &info);
+  if (status != GQ_SUCCESS)
+    return status;
+  gq::NonfiniteCount r{};
+  status = run(st, p, (const void *)gq::jit_kernel(m, SCAN), &r, nullptr);
+  *count = r.count;
+  *first = r.count ? r.first : p->n;
+  return status;
+}
+
+// For tests without a GPU: generate and compile the product kernels of f.
+extern "C" int gq_jit_product_compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
+                                           size_t *cubin_size)
+{
+  std::string src, want[3], cubin, names[3];
+  int status = gq::jit_module_source(f, precision, &src);
+  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0), precision, want);
+  if (status == GQ_SUCCESS)
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
+  *cubin_size = cubin.size();
+  return status;
+}

@@ -1,0 +1,209 @@
+/* product.c — product grids on the CPU (OpenMP): the same points, weights
+ * and two compensated sums as the GPU's product source
+ * (kernels/engine/product_source.cuh), for the expression of any integrand
+ * (product.c in src/lib makes a built-in one).
+ *
+ * The flat index range is cut into chunks of CHUNK points and the chunks
+ * into at most MAX_PARTS parts, a function of the problem only; parts run in
+ * any order on any number of threads and are merged in index order, so the
+ * result does not depend on the thread count.  A chunk's points come from
+ * the digits of its first index, advanced by one with carries; their
+ * coordinates go to D arrays that the bytecode evaluator reads as a block. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../expr/expr.h"
+#include "../internal.h"
+
+enum {
+  CHUNK = 1024,    /* points per block evaluation                      */
+  MAX_PARTS = 256, /* partials per run                                 */
+  MIN_CHUNKS = 16  /* chunks per part at least: less is not worth it   */
+};
+
+typedef struct {
+  gq_csum hi, lo;
+  uint64_t nonfinite, first; /* first: the smallest such index, or n */
+} part_result;
+
+typedef struct {
+  double *x[GQ_MAX_DIM];
+  double *wh, *wl, *y, *scratch;
+  float *yf, *scratch_f;
+} workspace;
+
+static void workspace_close(workspace *w)
+{
+  for (int d = 0; d < GQ_MAX_DIM; d++)
+    free(w->x[d]);
+  free(w->wh);
+  free(w->wl);
+  free(w->y);
+  free(w->scratch);
+  free(w->yf);
+  free(w->scratch_f);
+}
+
+static int workspace_open(workspace *w, const gq_product_sum *p)
+{
+  *w = (workspace){0};
+  int ok = 1;
+  for (int d = 0; d < p->dims; d++)
+    ok &= (w->x[d] = malloc(CHUNK * sizeof(double))) != NULL;
+  const size_t scratch = gq_expr_block_scratch(p->f->g);
+  ok &= (w->wh = malloc(CHUNK * sizeof(double))) != NULL;
+  ok &= (w->wl = malloc(CHUNK * sizeof(double))) != NULL;
+  if (p->precision == GQ_PRECISION_FLOAT) {
+    ok &= (w->yf = malloc(CHUNK * sizeof(float))) != NULL;
+    ok &= (w->scratch_f = malloc((scratch ? scratch : 1) * sizeof(float))) != NULL;
+  } else {
+    ok &= (w->y = malloc(CHUNK * sizeof(double))) != NULL;
+    ok &= (w->scratch = malloc((scratch ? scratch : 1) * sizeof(double))) != NULL;
+  }
+  if (!ok)
+    workspace_close(w);
+  return ok ? GQ_SUCCESS : GQ_ENOMEM;
+}
+
+/* The digits' radices, fastest first (k_1, (p_1,) k_2, ...): the GPU's. */
+static int radices(const gq_product_sum *p, uint32_t *radix)
+{
+  int g = 0;
+  for (int d = 0; d < p->dims; d++) {
+    radix[g++] = p->K[d];
+    if (p->panels & (1u << d))
+      radix[g++] = p->P[d];
+  }
+  return g;
+}
+
+/* Points [i, i + count) into the workspace: coordinates and both weights,
+ * exactly as product_source.cuh computes them. */
+static void points(const gq_product_sum *p, workspace *w, uint64_t i, int count)
+{
+  uint32_t radix[2 * GQ_MAX_DIM], digit[2 * GQ_MAX_DIM];
+  const int G = radices(p, radix);
+  for (int g = 0; g < G; g++) {
+    digit[g] = (uint32_t)(i % radix[g]);
+    i /= radix[g];
+  }
+  for (int j = 0; j < count; j++) {
+    double wh = 1.0, wl = 1.0;
+    int g = 0;
+    for (int d = 0; d < p->dims; d++) {
+      const uint32_t k = digit[g++], K = p->K[d];
+      const double *t = p->table[d];
+      double x = t[k];
+      if (p->panels & (1u << d))
+        x = fma((double)digit[g++], p->H[d], x);
+      w->x[d][j] = p->precision == GQ_PRECISION_FLOAT ? (double)(float)x : x;
+      wh *= t[K + k];
+      wl *= t[2 * (size_t)K + k];
+    }
+    w->wh[j] = wh;
+    w->wl[j] = wl;
+    for (int g2 = 0; g2 < G && ++digit[g2] == radix[g2]; g2++) /* the next point */
+      digit[g2] = 0;
+  }
+}
+
+static void run_part(const gq_product_sum *p, workspace *w, uint64_t lo, uint64_t hi, int count_only,
+                     part_result *r)
+{
+  r->hi = r->lo = gq_csum_zero();
+  r->nonfinite = 0;
+  r->first = p->n;
+  for (uint64_t i = lo; i < hi; i += CHUNK) {
+    const int count = (int)(hi - i < CHUNK ? hi - i : CHUNK);
+    points(p, w, i, count);
+    const double *const *vars = (const double *const *)w->x;
+    if (p->precision == GQ_PRECISION_FLOAT)
+      gq_expr_eval_block_f(p->f->g, (size_t)count, vars, w->yf, w->scratch_f);
+    else
+      gq_expr_eval_block(p->f->g, (size_t)count, vars, w->y, w->scratch);
+    for (int j = 0; j < count; j++) {
+      const double y = p->precision == GQ_PRECISION_FLOAT ? (double)w->yf[j] : w->y[j];
+      if (count_only) {
+        if (!(y - y == 0.0) && r->nonfinite++ == 0)
+          r->first = i + (uint64_t)j;
+        continue;
+      }
+      gq_csum_add(&r->hi, w->wh[j] * y);
+      gq_csum_add(&r->lo, w->wl[j] * y);
+    }
+  }
+}
+
+static int drive(const gq_product_sum *p, int count_only, part_result *total, double *ms)
+{
+  const uint64_t nchunks = (p->n + CHUNK - 1) / CHUNK;
+  const uint64_t want = (nchunks + MIN_CHUNKS - 1) / MIN_CHUNKS;
+  const uint64_t nparts = want < MAX_PARTS ? want : MAX_PARTS;
+  const int threads = gq_cpu_threads();
+  const int team = (uint64_t)threads < nparts ? threads : (int)nparts;
+  part_result *part = malloc((size_t)(nparts ? nparts : 1) * sizeof *part);
+  if (!part)
+    return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial results", (unsigned long long)nparts);
+  const double t0 = gq_wall_ms();
+  int failed = 0;
+#pragma omp parallel num_threads(team > 1 ? team : 1) if (team > 1) reduction(| : failed)
+  {
+    workspace w;
+    failed = workspace_open(&w, p) != GQ_SUCCESS;
+#pragma omp for schedule(dynamic)
+    for (uint64_t s = 0; s < nparts; s++) {
+      if (failed)
+        continue;
+      const uint64_t lo = s * nchunks / nparts * CHUNK, end = (s + 1) * nchunks / nparts * CHUNK;
+      run_part(p, &w, lo, end < p->n ? end : p->n, count_only, &part[s]);
+    }
+    if (!failed)
+      workspace_close(&w);
+  }
+  if (failed) {
+    free(part);
+    return gq_fail(GQ_ENOMEM, "cannot allocate the CPU backend's chunk buffers");
+  }
+  total->hi = total->lo = gq_csum_zero();
+  total->nonfinite = 0;
+  total->first = p->n;
+  for (uint64_t s = 0; s < nparts; s++) {
+    gq_csum_merge(&total->hi, part[s].hi);
+    gq_csum_merge(&total->lo, part[s].lo);
+    total->nonfinite += part[s].nonfinite;
+    if (part[s].first < total->first)
+      total->first = part[s].first;
+  }
+  free(part);
+  if (ms)
+    *ms = gq_wall_ms() - t0;
+  return GQ_SUCCESS;
+}
+
+int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
+{
+  (void)ctx;
+  if (!p->f->g)
+    return gq_fail(GQ_EINVAL, "the integrand has no expression to evaluate");
+  part_result r;
+  const int status = drive(p, 0, &r, &info->ms);
+  info->compile_ms = 0.0;
+  info->jit = GQ_JIT_NONE;
+  sums[0] = r.hi;
+  sums[1] = r.lo;
+  return status;
+}
+
+int gq_cpu_product_nonfinite(const gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first)
+{
+  (void)ctx;
+  if (!p->f->g)
+    return gq_fail(GQ_EINVAL, "the integrand has no expression to evaluate");
+  part_result r;
+  const int status = drive(p, 1, &r, NULL);
+  *count = r.nonfinite;
+  *first = r.first;
+  return status;
+}
