@@ -76,10 +76,12 @@ static void validation(gq_context *ctx)
              gq_rule_parse("boole", &r) == GQ_SUCCESS && r == GQ_RULE_BOOLE &&
              gq_rule_parse("trapezoid", &r) == GQ_SUCCESS && r == GQ_RULE_TRAPEZOID,
          "the three names parse");
-  tap_ok(gq_rule_parse("gauss-legendre", &r) == GQ_EINVAL && strstr(gq_last_error(), "trapezoid, simpson or boole"),
-         "gauss-legendre is not a rule yet: %s", gq_last_error());
+  tap_ok(gq_rule_parse("gauss-legendre", &r) == GQ_SUCCESS && r == GQ_RULE_GAUSS_LEGENDRE &&
+             gq_rule_parse("gauss", &r) == GQ_EINVAL && strstr(gq_last_error(), "simpson, boole or gauss-legendre"),
+         "gauss-legendre is a rule, gauss is none: %s", gq_last_error());
   tap_ok(gq_rule_parse(NULL, &r) == GQ_EINVAL && gq_rule_parse("boole", NULL) == GQ_EINVAL, "NULL arguments");
-  tap_ok(gq_rule_name((gq_rule)3) == NULL && gq_rule_degree((gq_rule)-1) == -1 &&
+  tap_ok(gq_rule_name((gq_rule)4) == NULL && gq_rule_degree((gq_rule)-1) == -1 &&
+             gq_rule_degree(GQ_RULE_GAUSS_LEGENDRE) == 2 * gq_rule_default_nodes() - 1 &&
              strcmp(gq_rule_name(GQ_RULE_BOOLE), "boole") == 0 && gq_rule_degree(GQ_RULE_SIMPSON) == 3,
          "names and degrees; none for a value that is no rule");
   const struct {

@@ -19,6 +19,7 @@
 //                                from 64-bit integers per point)
 //   items(), whole_items()       items in all; those whose every lane counts
 //   cursor(i), stride(n)         the cursor of item i; a step of n items
+//                                (added with += or the source's advance)
 //   load(c, k)                   item c + k
 //   lanes(c, k)                  how many lanes of item c + k count
 //   feed<CLASSIFY>(item, c, k, map, th, slot, lanes)
@@ -34,6 +35,16 @@
 
 namespace gq {
 
+// The cursor of the thread's next tile: c + step for a cursor that is a
+// number (an index, a counter); a source whose cursor is not (the product
+// grid's digits) gives its own advance beside it, found by argument lookup.
+template <class Source>
+__device__ __forceinline__ auto advance(const Source &, typename Source::Cursor c,
+                                        const typename Source::Cursor &step) -> decltype(c += step, c)
+{
+  return c += step;
+}
+
 template <int BLOCK, int ITEMS, bool CLASSIFY, class Source, class Map, class Thread>
 __device__ __forceinline__ void agent(const Source &src, const Map &map, Thread &th)
 {
@@ -46,7 +57,7 @@ __device__ __forceinline__ void agent(const Source &src, const Map &map, Thread 
   const unsigned long long step = (unsigned long long)gridDim.x * TILE;
   typename Source::Cursor c = src.cursor(base + threadIdx.x);
   const typename Source::Cursor c_step = src.stride(step);
-  for (; base + TILE <= whole; base += step, c += c_step) {
+  for (; base + TILE <= whole; base += step, c = advance(src, c, c_step)) {
     typename Source::Item it[ITEMS];
 #pragma unroll
     for (int k = 0; k < ITEMS; k++)

@@ -154,5 +154,14 @@ private:
   }
 };
 
+// The next tile's cursor (agent.cuh): digits add with carries.
+template <class Real, int D, unsigned PANELS, int BLOCK>
+__device__ __forceinline__ typename ProductSource<Real, D, PANELS, BLOCK>::Cursor
+advance(const ProductSource<Real, D, PANELS, BLOCK> &src, typename ProductSource<Real, D, PANELS, BLOCK>::Cursor c,
+        const typename ProductSource<Real, D, PANELS, BLOCK>::Cursor &step)
+{
+  return src.add(c, step.d, step.flat);
+}
+
 } // namespace gq
 #endif

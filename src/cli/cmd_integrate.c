@@ -131,7 +131,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   uint64_t dims;
   if (gq_parse_count(o.dim_text, GQ_MAX_DIM, &dims, err, sizeof err) != 0) {
     cli_params_free(&resolved);
-    return cli_error(EXIT_USAGE, "--dim=%s: %s (1 to %d)", o.dim_text, err, GQ_MAX_DIM);
+    return cli_error(EXIT_USAGE, "--dim=%s: %s", o.dim_text, err);
   }
   const int parsed = gq_integrand_parse(o.fname, resolved.text, (size_t)nparams, (int)dims, &f, &perr);
   cli_params_free(&resolved);

@@ -445,7 +445,7 @@ double cli_wall_ms(void)
 int cli_split_list(const char *name, const char *text, int dims, char tok[][CLI_TOKEN])
 {
   const size_t len = strlen(text);
-  if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,"))
+  if (len > 0 && (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")))
     return cli_error(EXIT_USAGE, "--%s=%s: expected a number or a comma-separated list", name, text);
   int count = 1;
   for (const char *p = text; (p = strchr(p, ',')) != NULL; p++)

@@ -43,6 +43,14 @@ int gq_integrand_parse(const char *text, const char *const *params, size_t npara
     *out = (gq_integrand *)builtin;
     return GQ_SUCCESS;
   }
+  if (builtin) { /* in several dimensions a built-in's x would be ambiguous */
+    err->status = GQ_EPARSE;
+    err->column = (size_t)-1;
+    snprintf(err->message, sizeof err->message,
+             "the built-in %s is a function of one variable; in %d dimensions give an expression in x1..x%d "
+             "(%s is %s)", text, dims, dims, text, builtin->formula);
+    return gq_fail(GQ_EPARSE, "%s", err->message);
+  }
 
   /* A bare name that is no built-in: say so, rather than "unknown name". */
   size_t len = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
