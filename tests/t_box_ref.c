@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../src/gpuquad.h"
+#include "../src/lib/check/check.h"
 #include "tap.h"
 
 #define PI 3.14159265358979323846
@@ -122,6 +123,7 @@ static void norm_and_width(void)
   gq_integrand_free(f);
 }
 
+#ifdef HAVE_CUBATURE
 /* exp(x1 x2) over [0, 1]^2 = sum over n >= 0 of 1 / ((n + 1)^2 n!). */
 static double exp_product(void)
 {
@@ -133,6 +135,7 @@ static double exp_product(void)
   }
   return sum;
 }
+#endif
 
 static void not_separable(void)
 {
@@ -143,6 +146,11 @@ static void not_separable(void)
   expect("sin(x1+x2)", &b, 2.0 * sin(1.0) - sin(2.0), GQ_REFERENCE_HCUBATURE, 2e-10);
   b = box2(1, 0, 0, 1);
   expect("1/(1+x1*x2)", &b, -PI * PI / 12.0, GQ_REFERENCE_HCUBATURE, 2e-10);
+  /* half-lines: the integral of s exp(-s^2) over s = x1 + x2 >= 0 */
+  b = box2(0, INFINITY, 0, INFINITY);
+  expect("exp(-(x1+x2)^2)", &b, 0.5, GQ_REFERENCE_HCUBATURE, 2e-10);
+  b = box2(INFINITY, 0, -INFINITY, 0);
+  expect("exp(-(x1-x2)^2)", &b, -0.5, GQ_REFERENCE_HCUBATURE, 2e-10);
   /* exp(-x^T A x), A = [[1, 1/2], [1/2, 1]]: pi / sqrt(det A) */
   b = box2(-INFINITY, INFINITY, -INFINITY, INFINITY);
   expect("exp(-(x1^2+x1*x2+x2^2))", &b, PI / sqrt(0.75), GQ_REFERENCE_HCUBATURE, 2e-10);
@@ -215,6 +223,34 @@ static void refused(void)
   gq_integrand_free(h);
 }
 
+/* gq_check_box: a result within its estimate of the reference passes, one
+ * beyond it fails, and without a reference the check is not made. */
+static void check_box(void)
+{
+  gq_integrand *f = parse("exp(-x1^2)*cos(x2)", 2), *g = parse("1/(x1-x2)", 2);
+  const gq_box b = box2(-1, 2, 0, 1);
+  const double exact = 0.5 * sqrt(PI) * (erf(2.0) + erf(1.0)) * sin(1.0);
+  gq_rule_result r;
+  memset(&r, 0, sizeof r);
+  r.result = exact + 1e-9;
+  r.difference = 1e-9;
+  gq_reference ref;
+  double tol;
+  gq_check_outcome out;
+  int status = gq_check_box(f, &b, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_PASSED && tol >= 4e-9 && tol < 1e-8,
+         "gq_check_box: 1e-9 off with a difference of 1e-9 passes (tolerance %.3g)", tol);
+  r.result = exact + 1e-7;
+  status = gq_check_box(f, &b, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_FAILED, "1e-7 off fails: %s", out.message);
+  const gq_box square = box2(0, 1, 0, 1);
+  status = gq_check_box(g, &square, &r, GQ_PRECISION_DOUBLE, &ref, &tol, &out);
+  tap_ok(status == GQ_SUCCESS && out.verdict == GQ_CHECK_NOT_MADE && isnan(tol), "no reference, no check: %s",
+         out.message);
+  gq_integrand_free(f);
+  gq_integrand_free(g);
+}
+
 int main(void)
 {
   separable();
@@ -222,5 +258,6 @@ int main(void)
   norm_and_width();
   not_separable();
   refused();
+  check_box();
   return tap_done();
 }

@@ -104,6 +104,10 @@ void gq_check_stats(const gq_data_ref *r, const gq_stats_result *got, gq_ref_sta
  * (GQ_ENOMEM, GQ_ECUDA) is returned instead, with no verdict. */
 int gq_check_rule(const gq_integrand *f, double a, double b, const gq_rule_result *r,
                   gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out);
+/* The same over a box (gq_integrate_box's result), against
+ * gq_integrate_reference_box; gq_check_rule is this on a 1-D box. */
+int gq_check_box(const gq_integrand *f, const gq_box *box, const gq_rule_result *r, gq_precision precision,
+                 gq_reference *ref, double *tolerance, gq_check_outcome *out);
 
 /* The Monte Carlo estimate r against the exact mean when exact is not NULL
  * (a check only where f's moments exist: a standard error means nothing

@@ -56,6 +56,19 @@ static axis axis_of(double a, double b)
   return isinf(hi) ? (axis){GQ_CHANGE_UPPER, lo, 0.0, 1.0} : (axis){GQ_CHANGE_LOWER, hi, 0.0, 1.0};
 }
 
+/* The volume of the box's t-intervals: the scale of underflow, as the 1-D
+ * reference's width (infinite axes: 1 or 2). */
+static double box_width(const gq_box *box)
+{
+  double width = 1.0;
+  for (int k = 0; k < box->dims; k++) {
+    const axis ax = axis_of(box->a[k], box->b[k]);
+    width *= ax.hi - ax.lo;
+  }
+  return width;
+}
+
+#ifdef HAVE_CUBATURE
 /* x = phi(t) and *dx = phi'(t); *dx = 0 on a pole of phi. */
 static double phi(const axis *ax, double t, double *dx)
 {
@@ -78,19 +91,6 @@ static double phi(const axis *ax, double t, double *dx)
   }
 }
 
-/* The volume of the box's t-intervals: the scale of underflow, as the 1-D
- * reference's width (infinite axes: 1 or 2). */
-static double box_width(const gq_box *box)
-{
-  double width = 1.0;
-  for (int k = 0; k < box->dims; k++) {
-    const axis ax = axis_of(box->a[k], box->b[k]);
-    width *= ax.hi - ax.lo;
-  }
-  return width;
-}
-
-#ifdef HAVE_CUBATURE
 typedef struct {
   const gq_expr *e;
   int dims, absolute;
