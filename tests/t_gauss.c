@@ -215,10 +215,13 @@ static void shape_and_exactness(void)
     double lower_next;
     const int lower_degree = exact_degree(x, wl, K, lower, &lower_next);
     worst_lower_next = fmin(worst_lower_next, lower_next);
-    tap_ok(wl[m] == 0.0 && (K % 2 == 0 || x[m] == 0.0) && lower == K - 2 && lower_degree == lower &&
+    int positive = 1;
+    for (int i = 0; i < K; i++)
+      positive &= i == m || wl[i] > 0.0;
+    tap_ok(wl[m] == 0.0 && positive && (K % 2 == 0 || x[m] == 0.0) && lower == K - 2 && lower_degree == lower &&
                lower_next > 1e-6,
-           "K = %d: the lower rule drops x[%d] = %g, is exact to degree %d and not on P_%d (relative error "
-           "%.3g)",
+           "K = %d: the lower rule drops x[%d] = %g, its other weights positive, is exact to degree %d and not "
+           "on P_%d (relative error %.3g)",
            K, m, x[m], lower_degree, lower + 1, lower_next);
   }
   diag("smallest relative error one degree above exactness: Gauss %.3g, lower rule %.3g", worst_next,

@@ -26,7 +26,9 @@
  * leading coefficient of P_K).  That error, 2 / ((1 - x_m^2) P_K'(x_m) k_K),
  * is smallest where |P_K'| (1 - x_m^2) is largest, at the middle of
  * [-1, 1]: m is the middle node for an odd K (x = 0, which also keeps the
- * lower rule symmetric) and the first node above 0 for an even K.
+ * lower rule symmetric) and the first node above 0 for an even K.  Its
+ * weights are then positive for every K (tests/t_gauss.c checks), so the
+ * lower rule is as stable as the Gauss rule itself.
  */
 #include "config.h"
 

@@ -6,7 +6,9 @@
  *               normal distribution) and the z-score check;
  *   data.c      the host reference of the data reductions (below) and the
  *               checks of dot, rms and stats;
- *   verdict.c   the one rule that turns a comparison into a verdict.
+ *   verdict.c   the one rule that turns a comparison into a verdict;
+ *   cubature.c  the reference of an integral over a box: separable.c's
+ *               products of 1-D references, or libcubature's hcubature.
  * Each command's check is one gq_check_* call: reference, comparison and a
  * verdict with its message.  The decisions (tolerances, pass or fail, a check
  * that cannot be made) are made here; the CLI only chooses whether to check
@@ -102,9 +104,8 @@ void gq_check_stats(const gq_data_ref *r, const gq_stats_result *got, gq_ref_sta
  * (GQ_ENOMEM, GQ_ECUDA) is returned instead, with no verdict. */
 int gq_check_rule(const gq_integrand *f, double a, double b, const gq_rule_result *r,
                   gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out);
-
-/* The same for a rule over a box (gq_integrate_box) against
- * gq_integrate_reference_box. */
+/* The same over a box (gq_integrate_box's result), against
+ * gq_integrate_reference_box; gq_check_rule is this on a 1-D box. */
 int gq_check_box(const gq_integrand *f, const gq_box *box, const gq_rule_result *r, gq_precision precision,
                  gq_reference *ref, double *tolerance, gq_check_outcome *out);
 
@@ -120,5 +121,15 @@ int gq_check_mc(const gq_integrand *f, const gq_mc_options *opt, const gq_mc_res
  * ref as it is read. */
 int gq_stream_checked(gq_context *ctx, gq_data_ref *ref, gq_reader *x, gq_reader *y, void *acc,
                       gq_stream_info *info);
+
+/* ---- box references (gq_integrate_reference_box) ------------------------ */
+/* f over a box of 2 or more dimensions as sums of products of 1-D references
+ * (separable.c): *separable = 0, GQ_SUCCESS and ref untouched when f does
+ * not separate; otherwise the reference (method GQ_REFERENCE_SEPARABLE;
+ * the caller sets ref->width) or GQ_EDOM when a factor has none. */
+int gq_separable_reference(const gq_integrand *f, const gq_box *box, gq_reference *ref, int *separable);
+/* f (an expression) over a box by hcubature (cubature.c); GQ_EDOM short of
+ * its tolerance, with its estimate in ref, or without libcubature. */
+int gq_hcubature_reference(const gq_integrand *f, const gq_box *box, gq_reference *ref);
 
 #endif

@@ -280,12 +280,13 @@ int gq_trapezoid_check(const gq_trapezoid_result *r, gq_precision precision,
   return gq_fail(GQ_ECHECK, "|estimate - reference| = %.3g exceeds the tolerance %.3g", diff, tol);
 }
 
-/* The verdict once the reference is computed (status: its computation's).
- * A check that cannot be made (no reference: f has no integral, or GSL or
+/* A check that cannot be made (no reference: f has no integral, or GSL or
  * hcubature cannot compute it; or one too uncertain to decide) is no pass. */
-static int conclude(int status, const gq_rule_result *r, gq_precision precision, const gq_reference *ref,
-                    double *tolerance, gq_check_outcome *out)
+int gq_check_box(const gq_integrand *f, const gq_box *box, const gq_rule_result *r, gq_precision precision,
+                 gq_reference *ref, double *tolerance, gq_check_outcome *out)
 {
+  *tolerance = NAN;
+  int status = gq_integrate_reference_box(f, box, ref);
   if (status == GQ_ENOMEM || status == GQ_ECUDA)
     return status;
   const int has_reference = status == GQ_SUCCESS;
@@ -298,13 +299,6 @@ static int conclude(int status, const gq_rule_result *r, gq_precision precision,
 int gq_check_rule(const gq_integrand *f, double a, double b, const gq_rule_result *r,
                   gq_precision precision, gq_reference *ref, double *tolerance, gq_check_outcome *out)
 {
-  *tolerance = NAN;
-  return conclude(gq_integrate_reference(f, a, b, ref), r, precision, ref, tolerance, out);
-}
-
-int gq_check_box(const gq_integrand *f, const gq_box *box, const gq_rule_result *r, gq_precision precision,
-                 gq_reference *ref, double *tolerance, gq_check_outcome *out)
-{
-  *tolerance = NAN;
-  return conclude(gq_integrate_reference_box(f, box, ref), r, precision, ref, tolerance, out);
+  const gq_box line = {1, {a}, {b}, {0}};
+  return gq_check_box(f, &line, r, precision, ref, tolerance, out);
 }

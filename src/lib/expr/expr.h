@@ -166,6 +166,23 @@ int gq_expr_scaled_copy(const gq_expr *e, double c, gq_expr **out);
  * break the limits above (depth, canonical text).  Free with gq_expr_free. */
 int gq_expr_substitute(const gq_expr *e, const gq_expr *const *by, int count, gq_expr **out);
 
+/* e as a sum of products of one-variable factors (separate.c says which
+ * forms are recognised):
+ *   e(x1, ..., xD) = sum over terms t of coef_t * prod_k factor_t,k(x_{k+1}),
+ * each factor given as the canonical text of an expression in x standing for
+ * x_{k+1} (NULL: the factor 1; a term with no factor is a constant).
+ * GQ_SUCCESS with *terms (free with gq_expr_terms_free) and *count; GQ_EDOM
+ * when e does not separate that way in at most GQ_EXPR_MAX_TERMS terms (or a
+ * coefficient is not finite, or a factor's text would break the limits);
+ * GQ_ENOMEM. */
+#define GQ_EXPR_MAX_TERMS 64
+typedef struct {
+  double coef;
+  char *factor[GQ_EXPR_MAX_DIMS];
+} gq_expr_term;
+int gq_expr_separate(const gq_expr *e, gq_expr_term **terms, int *count);
+void gq_expr_terms_free(gq_expr_term *terms, int count);
+
 #ifdef __cplusplus
 }
 #endif
