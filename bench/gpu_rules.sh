@@ -60,6 +60,17 @@ gl-3d-gauss|1000000|--f='exp(-(x^2+y^2+z^2))' --dim=3 --a=-3 --b=3 --rule=gauss-
 CASES
 fi
 
+if has profile; then
+  # where the product grid's time goes: occupancy, registers, stall reasons
+  ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats \
+    ./gpuquad --f='1+x^2+y^2+z^2' --dim=3 --a=-3 --b=3 --n=500 --device=cuda --no-check --quiet \
+    >"$L/profile-trap-3d-poly.txt" 2>&1
+  say "profile: exit $?"
+  grep -E "Registers Per|Achieved Occupancy|Theoretical Occupancy|Stall|Issue Slots Busy|Executed Ipc|Duration|Block Limit" \
+    "$L/profile-trap-3d-poly.txt" | head -30 | tee -a "$S"
+fi
+
 if has bench; then
   if [ -d .whl ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl \
@@ -68,7 +79,7 @@ if has bench; then
   fi
   ./bench/bench_rules 9 >"$L/bench_rules.txt" 2>&1
   say "bench_rules: exit $?"
-  python3 bench/torchquad_rules.py 5 >"$L/torchquad.txt" 2>&1
+  python3 bench/torchquad_rules.py 5 >"$L/torchquad.txt" 2>"$L/torchquad-stderr.txt"
   say "torchquad: exit $?"
   ./bench/bench_rules 9 >"$L/bench_rules-2.txt" 2>&1
   cat "$L/bench_rules.txt" "$L/torchquad.txt" "$L/bench_rules-2.txt" | tee -a "$S"
