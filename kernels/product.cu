@@ -48,7 +48,8 @@ void kernel_names(int cc_major, int dims, unsigned panels, int precision, std::s
                S::BLOCK);
       snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS);
       for (int fast = 0; fast <= 1; fast++)
-        want[fast ? FAST : EXACT] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, fast, thread, source, "gq::LastBlock");
+        want[fast ? FAST : EXACT] =
+            gq::jit_kernel_name(S::BLOCK, S::ITEMS, S::MIN_BLOCKS, fast, thread, source, "gq::LastBlock");
       want[SCAN] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 0, "gq::NonfiniteThread", source, "gq::LastBlock");
       return 0;
     });
@@ -69,12 +70,12 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
   return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 3, m, info);
 }
 
-// The axis tables in device memory (3 K doubles per axis, one buffer).
+// The axis tables in device memory (4 K doubles per axis, one buffer).
 int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_table[GQ_MAX_DIM])
 {
   size_t total = 0;
   for (int d = 0; d < p->dims; d++)
-    total += 3 * (size_t)p->K[d];
+    total += 4 * (size_t)p->K[d];
   const size_t bytes = total * sizeof(double);
   if (bytes > st->tables_bytes) {
     if (st->d_tables)
@@ -86,10 +87,10 @@ int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_ta
   }
   double *dst = static_cast<double *>(st->d_tables);
   for (int d = 0; d < p->dims; d++) {
-    GQ_CUDA_TRY(cudaMemcpyAsync(dst, p->table[d], 3 * (size_t)p->K[d] * sizeof(double), cudaMemcpyHostToDevice,
+    GQ_CUDA_TRY(cudaMemcpyAsync(dst, p->table[d], 4 * (size_t)p->K[d] * sizeof(double), cudaMemcpyHostToDevice,
                                 st->stream));
     d_table[d] = dst;
-    dst += 3 * (size_t)p->K[d];
+    dst += 4 * (size_t)p->K[d];
   }
   return GQ_SUCCESS;
 }
@@ -108,7 +109,6 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
     if (PANELS & (1u << d))
       prob.src.radix[g++] = p->P[d];
     prob.src.table[d] = d_table[d];
-    prob.src.K[d] = p->K[d];
     prob.src.H[d] = p->H[d];
   }
   unsigned long long rest = (unsigned long long)BLOCK;

@@ -64,11 +64,12 @@ struct RowsSm90 {
   using McWide = Shape<256, 1>;
 
   // Product grids (product_source.cuh): compute-bound like Monte Carlo, a
-  // point costing its digits' carries (integer pipe) and 3 table loads per
-  // axis besides f.  Unmeasured starting rows, the Monte Carlo ones: a
-  // sweep replaces them.
-  using Product = Shape<256, 4>;
-  using ProductWide = Shape<256, 2>; // D > 3: D coordinates per item
+  // point costing its digits' carries (integer pipe) and 2 table loads per
+  // axis besides f, which are latency: MIN_BLOCKS 3 keeps 24 warps per SM
+  // to hide them (H200, 501^3 trapezoid of 1 + |x|^2: MIN_BLOCKS 1 left 2
+  // blocks per SM, 0.331 ms for a 0.098 ms FP64 floor).
+  using Product = Shape<256, 4, 3>;
+  using ProductWide = Shape<256, 2, 3>; // D > 3: D coordinates per item
 };
 // sm_80 (A100): not measured — no A100 is lent to this project; the sm_90
 // rows, which keep the same bytes in flight per SM on its 108 SMs.  A

@@ -22,11 +22,13 @@
 // The flat index is carried beside the digits as a double (exact below
 // 2^53) for the count of non-finite values, and vanishes from the sums.
 //
-// A table is 3 K doubles per axis: points (node[k]: the point itself on a
-// Newton-Cotes axis, the node in panel 0 on a Gauss-Legendre one), then the
-// rule's weights, then the lower rule's (both without the axis' scale
-// factor, which the host applies to the sums: the Newton-Cotes weights are
-// then small integers and halves, and their products exact).
+// A table holds K entries of 4 doubles per axis: the rule's weight, the
+// lower rule's, the point (node[k]: the point itself on a Newton-Cotes
+// axis, the node in panel 0 on a Gauss-Legendre one) and a zero, so an
+// entry is two loads (16 + 8 bytes) from one address.  Weights come without
+// the axis' scale factor, which the host applies to the sums: the
+// Newton-Cotes weights are then small integers and halves, and their
+// products exact.
 #ifndef GQ_PRODUCT_SOURCE_CUH
 #define GQ_PRODUCT_SOURCE_CUH
 
@@ -65,8 +67,7 @@ template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
   unsigned long long n;       // points in all
   unsigned radix[G];          // digits' radices, fastest first
   unsigned block[G];          // the digits of BLOCK
-  const double *table[D];     // per axis: node[K], rule weights[K], lower weights[K]
-  unsigned K[D];              // entries of each table
+  const double *table[D];     // per axis: K entries {rule weight, lower weight, point, 0}
   double H[D];                // Gauss-Legendre: panel width; 0 elsewhere
 
   __device__ __forceinline__ unsigned long long items() const { return n; }
@@ -117,14 +118,14 @@ template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
     int g = 0;
 #pragma unroll
     for (int d = 0; d < D; d++) {
-      const unsigned k = c.d[g++];
-      const double *t = table[d];
-      double x = __ldg(t + k);
+      const double *e = table[d] + 4 * c.d[g++];
+      const double2 w = __ldg(reinterpret_cast<const double2 *>(e));
+      double x = __ldg(e + 2);
       if (PANELS & (1u << d))
         x = fma((double)c.d[g++], H[d], x);
       it.x[d] = static_cast<Real>(x);
-      it.wh *= __ldg(t + K[d] + k);
-      it.wl *= __ldg(t + 2 * K[d] + k);
+      it.wh *= w.x;
+      it.wl *= w.y;
     }
     return it;
   }

@@ -158,8 +158,8 @@ int gq_rule_line(gq_context *ctx, const gq_integrand *f, gq_rule rule, double a,
 /* A product grid (product.c builds it; kernels/product.cu and
  * cpu/product.c sum it): axis d has K[d] table entries, and P[d] panels
  * on a Gauss-Legendre axis (panels = 1 elsewhere), so m_d = K[d] P[d]
- * points; table[d] holds the points (node k of panel 0), then the rule's
- * weights, then the lower rule's, K[d] each; point (k, p) of the axis is
+ * points; table[d] holds K[d] entries of 4 doubles: the rule's weight, the
+ * lower rule's, the point (node k of panel 0), 0; point (k, p) of the axis is
  * x = fma(p, H[d], node[k]).  sums[0] = sum of wh g(x), sums[1] = sum of
  * wl g(x), wh (wl) the product of the axes' rule (lower rule) weights;
  * the flat index runs over k_1, (p_1,) k_2, ... fastest first. */

@@ -44,15 +44,15 @@
 #include "gauss.h"
 #include "internal.h"
 
-/* Points per Newton-Cotes axis in a product grid (a table of 3 doubles per
- * point, 400 MB at most, on the host and the device). */
+/* Points per Newton-Cotes axis in a product grid (a table of 4 doubles per
+ * point, 512 MiB at most, on the host and the device). */
 #define GQ_PRODUCT_MAX_TABLE (UINT64_C(1) << 24)
 
 typedef struct {
   double scale_hi, scale_lo; /* the axis' factors of the two sums         */
   double divisor;            /* the Richardson divisor of the difference  */
   const char *formula;
-  double *table;             /* 3 K doubles                               */
+  double *table;             /* K entries of 4 doubles (internal.h)       */
 } axis_rule;
 
 /* The Newton-Cotes weights (units of the scale) of point i of n: the
@@ -95,14 +95,16 @@ static int build_axis(gq_rule_spec spec, double a, double b, uint64_t n, gq_prod
     int status = gq_gauss_legendre(K, x, w, wl);
     if (status != GQ_SUCCESS)
       return status;
-    if (!(ax->table = malloc(3 * (size_t)K * sizeof(double))))
+    if (!(ax->table = malloc(4 * (size_t)K * sizeof(double))))
       return gq_fail(GQ_ENOMEM, "cannot allocate the nodes of axis %d", d + 1);
     const double H = (b - a) / (double)n;
     for (int k = 0; k < K; k++) {
+      double *e = ax->table + 4 * k;
+      e[0] = w[k];
+      e[1] = wl[k];
       /* node k of panel 0: a + H (1 + x_k) / 2, rounded once */
-      ax->table[k] = (double)((long double)a + (long double)H * (1.0L + (long double)x[k]) / 2.0L);
-      ax->table[K + k] = w[k];
-      ax->table[2 * K + k] = wl[k];
+      e[2] = (double)((long double)a + (long double)H * (1.0L + (long double)x[k]) / 2.0L);
+      e[3] = 0.0;
     }
     p->K[d] = (uint32_t)K;
     p->P[d] = (uint32_t)n;
@@ -119,12 +121,14 @@ static int build_axis(gq_rule_spec spec, double a, double b, uint64_t n, gq_prod
     return gq_fail(GQ_EINVAL, "axis %d: n = 1; in several dimensions every axis needs n >= 2 (the error "
                    "estimate's coarser rule)", d + 1);
   const size_t K = (size_t)n + 1;
-  if (!(ax->table = malloc(3 * K * sizeof(double))))
+  if (!(ax->table = malloc(4 * K * sizeof(double))))
     return gq_fail(GQ_ENOMEM, "cannot allocate the %llu points of axis %d", (unsigned long long)K, d + 1);
   const double h = (b - a) / (double)n;
   for (uint64_t i = 0; i <= n; i++) {
-    ax->table[i] = i == n ? b : fma((double)i, h, a);
-    nc_weights(spec.rule, i, n, &ax->table[K + i], &ax->table[2 * K + i]);
+    double *e = ax->table + 4 * i;
+    nc_weights(spec.rule, i, n, &e[0], &e[1]);
+    e[2] = i == n ? b : fma((double)i, h, a);
+    e[3] = 0.0;
   }
   p->K[d] = (uint32_t)K;
   p->P[d] = 1;
@@ -169,7 +173,7 @@ static void point_of(const gq_product_sum *p, uint64_t i, double *x)
   for (int d = 0; d < p->dims; d++) {
     const uint32_t k = (uint32_t)(i % p->K[d]);
     i /= p->K[d];
-    double v = p->table[d][k];
+    double v = p->table[d][4 * (size_t)k + 2];
     if (p->panels & (1u << d)) {
       v = fma((double)(i % p->P[d]), p->H[d], v);
       i /= p->P[d];

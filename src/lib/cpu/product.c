@@ -93,14 +93,13 @@ static void points(const gq_product_sum *p, workspace *w, uint64_t i, int count)
     double wh = 1.0, wl = 1.0;
     int g = 0;
     for (int d = 0; d < p->dims; d++) {
-      const uint32_t k = digit[g++], K = p->K[d];
-      const double *t = p->table[d];
-      double x = t[k];
+      const double *e = p->table[d] + 4 * (size_t)digit[g++];
+      double x = e[2];
       if (p->panels & (1u << d))
         x = fma((double)digit[g++], p->H[d], x);
       w->x[d][j] = p->precision == GQ_PRECISION_FLOAT ? (double)(float)x : x;
-      wh *= t[K + k];
-      wl *= t[2 * (size_t)K + k];
+      wh *= e[0];
+      wl *= e[1];
     }
     w->wh[j] = wh;
     w->wl[j] = wl;
