@@ -38,14 +38,26 @@ template <class Rows> struct ProductShape {
   }
 };
 
-void kernel_names(int cc_major, int dims, unsigned panels, int precision, std::string want[3])
+// Tables up to this size go to shared memory (product_source.cuh): what a
+// block may take without opting in to more.
+constexpr size_t SHARED_TABLES = 48 * 1024;
+
+size_t table_bytes(const gq_product_sum *p)
+{
+  size_t total = 0;
+  for (int d = 0; d < p->dims; d++)
+    total += 4 * (size_t)p->K[d] * sizeof(double);
+  return total;
+}
+
+void kernel_names(int cc_major, int dims, unsigned panels, int shared, int precision, std::string want[3])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     return ProductShape<decltype(rows)>::with(dims, [&](auto shape) {
       using S = decltype(shape);
       char source[160], thread[64];
-      snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d>", real_name(precision), dims, panels,
-               S::BLOCK);
+      snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d, %s>", real_name(precision), dims, panels,
+               S::BLOCK, shared ? "true" : "false");
       snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS);
       for (int fast = 0; fast <= 1; fast++)
         want[fast ? FAST : EXACT] =
@@ -60,23 +72,21 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
 {
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
+  const int shared = table_bytes(p) <= SHARED_TABLES;
   char kind[64];
-  snprintf(kind, sizeof kind, "|product|%d|%u|%s", p->dims, p->panels, real_name(p->precision));
+  snprintf(kind, sizeof kind, "|product|%d|%u|%d|%s", p->dims, p->panels, shared, real_name(p->precision));
   std::string src, want[3];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
-  kernel_names(st->cc_major, p->dims, p->panels, p->precision, want);
+  kernel_names(st->cc_major, p->dims, p->panels, shared, p->precision, want);
   return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 3, m, info);
 }
 
 // The axis tables in device memory (4 K doubles per axis, one buffer).
 int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_table[GQ_MAX_DIM])
 {
-  size_t total = 0;
-  for (int d = 0; d < p->dims; d++)
-    total += 4 * (size_t)p->K[d];
-  const size_t bytes = total * sizeof(double);
+  const size_t bytes = table_bytes(p);
   if (bytes > st->tables_bytes) {
     if (st->d_tables)
       cudaFree(st->d_tables);
@@ -96,11 +106,11 @@ int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_ta
 }
 
 // The problem as the kernel takes it (its layout does not depend on Real).
-template <int D, unsigned PANELS, int BLOCK>
-gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK>, gq::LastBlock>
+template <int D, unsigned PANELS, int BLOCK, bool SHARED>
+gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK, SHARED>, gq::LastBlock>
 problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[GQ_MAX_DIM])
 {
-  using Src = gq::ProductSource<double, D, PANELS, BLOCK>;
+  using Src = gq::ProductSource<double, D, PANELS, BLOCK, SHARED>;
   gq::Problem<Src, gq::LastBlock> prob{};
   prob.src.n = p->n;
   int g = 0;
@@ -109,6 +119,7 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
     if (PANELS & (1u << d))
       prob.src.radix[g++] = p->P[d];
     prob.src.table[d] = d_table[d];
+    prob.src.shared_at[d] = (unsigned)(d_table[d] - d_table[0]);
     prob.src.H[d] = p->H[d];
   }
   unsigned long long rest = (unsigned long long)BLOCK;
@@ -123,22 +134,33 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
 }
 
 // One launch over the grid, timed; the result slot's bytes into *out.
-template <int D, unsigned PANELS, int BLOCK, class Out>
+template <int D, unsigned PANELS, int BLOCK, bool SHARED, class Out>
 int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, int items, Out *out, double *ms)
 {
-  static_assert(sizeof(gq::ProductSource<double, D, PANELS, BLOCK>) ==
-                    sizeof(gq::ProductSource<float, D, PANELS, BLOCK>),
+  static_assert(sizeof(gq::ProductSource<double, D, PANELS, BLOCK, SHARED>) ==
+                    sizeof(gq::ProductSource<float, D, PANELS, BLOCK, SHARED>),
                 "one layout for every Real");
   static_assert(sizeof(Out) <= sizeof(gq_reduce_acc), "the result fits its slot");
   const double *d_table[GQ_MAX_DIM] = {};
   int status = upload_tables(st, p, d_table);
   if (status != GQ_SUCCESS)
     return status;
-  const auto prob = problem<D, PANELS, BLOCK>(st, p, d_table);
-  const unsigned long long tile = (unsigned long long)BLOCK * items;
-  const unsigned grid = gq::resident_grid(st, kernel, BLOCK, (p->n + tile - 1) / tile);
+  auto prob = problem<D, PANELS, BLOCK, SHARED>(st, p, d_table);
+  const size_t shared = SHARED ? table_bytes(p) : 0;
+  prob.src.shared_doubles = (unsigned)(shared / sizeof(double));
+  // blocks per SM with this launch's shared memory (resident_grid's cache
+  // knows none)
+  int per_sm = 1;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, shared) != cudaSuccess || per_sm < 1) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  const unsigned long long tile = (unsigned long long)BLOCK * items, tiles = (p->n + tile - 1) / tile;
+  unsigned long long grid = (unsigned long long)per_sm * st->sms;
+  grid = grid < tiles ? grid : tiles;
+  grid = grid < (unsigned long long)gq::MAX_BLOCKS ? grid : gq::MAX_BLOCKS;
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  status = gq::launch<false>(st, kernel, grid, BLOCK, prob, st->stream);
+  status = gq::launch<false>(st, kernel, (unsigned)grid, BLOCK, prob, st->stream, shared);
   if (status != GQ_SUCCESS)
     return status;
   GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
@@ -153,7 +175,8 @@ int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, in
   return GQ_SUCCESS;
 }
 
-// The shape and instantiation for p's dimensions and kind of axes.
+// The shape and instantiation for p's dimensions, kind of axes and place of
+// the tables.
 template <int D = 1, class Out>
 int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out, double *ms)
 {
@@ -166,11 +189,14 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
       return ProductShape<decltype(rows)>::with(D, [&](auto shape) {
         using S = decltype(shape);
         constexpr unsigned ALL = (1u << D) - 1u;
-        if (p->panels == ALL)
-          return run_shape<D, ALL, S::BLOCK>(st, p, kernel, S::ITEMS, out, ms);
-        if (p->panels != 0)
+        const bool shared = table_bytes(p) <= SHARED_TABLES;
+        if (p->panels != 0 && p->panels != ALL)
           return gq_fail(GQ_EINVAL, "a product grid mixes Gauss-Legendre and Newton-Cotes axes");
-        return run_shape<D, 0u, S::BLOCK>(st, p, kernel, S::ITEMS, out, ms);
+        if (p->panels == ALL)
+          return shared ? run_shape<D, ALL, S::BLOCK, true>(st, p, kernel, S::ITEMS, out, ms)
+                        : run_shape<D, ALL, S::BLOCK, false>(st, p, kernel, S::ITEMS, out, ms);
+        return shared ? run_shape<D, 0u, S::BLOCK, true>(st, p, kernel, S::ITEMS, out, ms)
+                      : run_shape<D, 0u, S::BLOCK, false>(st, p, kernel, S::ITEMS, out, ms);
       });
     });
   }
@@ -228,7 +254,7 @@ extern "C" int gq_jit_product_compile_only(const gq_integrand *f, int precision,
 {
   std::string src, want[3], cubin, names[3];
   int status = gq::jit_module_source(f, precision, &src);
-  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0), precision, want);
+  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0), 1, precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
   *cubin_size = cubin.size();

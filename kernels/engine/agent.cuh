@@ -38,11 +38,18 @@ namespace gq {
 // The cursor of the thread's next tile: c + step for a cursor that is a
 // number (an index, a counter); a source whose cursor is not (the product
 // grid's digits) gives its own advance beside it, found by argument lookup.
+template <class T> struct ValueOf {
+  using type = T;
+};
+template <class T> struct ValueOf<T &> {
+  using type = T;
+};
 template <class Source>
-__device__ __forceinline__ auto advance(const Source &, typename Source::Cursor c,
-                                        const typename Source::Cursor &step) -> decltype(c += step, c)
+__device__ __forceinline__ auto advance(const Source &, typename Source::Cursor c, const typename Source::Cursor &step)
+    -> typename ValueOf<decltype(c += step)>::type
 {
-  return c += step;
+  c += step;
+  return c;
 }
 
 template <int BLOCK, int ITEMS, bool CLASSIFY, class Source, class Map, class Thread>

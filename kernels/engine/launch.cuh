@@ -58,14 +58,17 @@ template <class Shape> unsigned long long tiles(unsigned long long items)
 // the launch cache (launch_cache.cu: a repeated launch replays a graph)
 // when CACHED, plainly otherwise.
 template <bool CACHED, class Problem>
-int launch(gq_cuda_state *st, const void *kernel, unsigned grid, int block, const Problem &p, cudaStream_t stream)
+int launch(gq_cuda_state *st, const void *kernel, unsigned grid, int block, const Problem &p, cudaStream_t stream,
+           size_t shared_bytes = 0)
 {
   Problem copy = p;
   void *args[] = {&copy};
   if constexpr (!CACHED) {
-    GQ_CUDA_TRY(cudaLaunchKernel(kernel, dim3(grid), dim3(block), args, 0, stream));
+    GQ_CUDA_TRY(cudaLaunchKernel(kernel, dim3(grid), dim3(block), args, shared_bytes, stream));
     return GQ_SUCCESS;
   }
+  if (shared_bytes != 0)
+    return gq_fail(GQ_EINVAL, "a cached launch takes no dynamic shared memory");
   static_assert(!CACHED || sizeof(Problem) <= sizeof(gq_launch_key::params), "a problem fits a launch key");
   gq_launch_key key{}; // zero-filled: keys are compared byte by byte
   key.func = kernel;

@@ -65,11 +65,12 @@ struct RowsSm90 {
 
   // Product grids (product_source.cuh): compute-bound like Monte Carlo, a
   // point costing its digits' carries (integer pipe) and 2 table loads per
-  // axis besides f, which are latency: MIN_BLOCKS 3 keeps 24 warps per SM
-  // to hide them (H200, 501^3 trapezoid of 1 + |x|^2: MIN_BLOCKS 1 left 2
-  // blocks per SM, 0.331 ms for a 0.098 ms FP64 floor).
-  using Product = Shape<256, 4, 3>;
-  using ProductWide = Shape<256, 2, 3>; // D > 3: D coordinates per item
+  // axis besides f.  H200, 501^3 trapezoid of 1 + |x|^2, tables in global
+  // memory: 256x4 0.331 ms (2 blocks per SM), with MIN_BLOCKS 3 (80
+  // registers) 0.446 ms, for an FP64 floor of 0.098 ms; 40% of the stalls
+  // waited for the load queue, hence tables in shared memory.
+  using Product = Shape<256, 4>;
+  using ProductWide = Shape<256, 2>; // D > 3: D coordinates per item
 };
 // sm_80 (A100): not measured — no A100 is lent to this project; the sm_90
 // rows, which keep the same bytes in flight per SM on its 108 SMs.  A

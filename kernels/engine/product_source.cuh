@@ -58,7 +58,13 @@ template <class Real, int D> struct ProductPoint {
   double index;
 };
 
-template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
+// The axis tables in shared memory (SHARED sources): copied by the block
+// before the tile loop, read there by every point.  With tables in global
+// memory every point's 2 D loads queue at L1 (H200, 501^3 points in 3-D:
+// 40% of the stalls waited for the load queue).
+extern __shared__ __align__(16) double product_tables[];
+
+template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED> struct ProductSource {
   static constexpr int WIDTH = 1;
   static constexpr int G = D + BitCount<PANELS>::value; // digits
   using Item = ProductPoint<Real, D>;
@@ -68,6 +74,8 @@ template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
   unsigned radix[G];          // digits' radices, fastest first
   unsigned block[G];          // the digits of BLOCK
   const double *table[D];     // per axis: K entries {rule weight, lower weight, point, 0}
+  unsigned shared_at[D];      // SHARED: axis d's table at product_tables + shared_at[d]
+  unsigned shared_doubles;    // SHARED: the doubles of all tables
   double H[D];                // Gauss-Legendre: panel width; 0 elsewhere
 
   __device__ __forceinline__ unsigned long long items() const { return n; }
@@ -118,9 +126,16 @@ template <class Real, int D, unsigned PANELS, int BLOCK> struct ProductSource {
     int g = 0;
 #pragma unroll
     for (int d = 0; d < D; d++) {
-      const double *e = table[d] + 4 * c.d[g++];
-      const double2 w = __ldg(reinterpret_cast<const double2 *>(e));
-      double x = __ldg(e + 2);
+      const double *e = (SHARED ? product_tables + shared_at[d] : table[d]) + 4 * c.d[g++];
+      double2 w;
+      double x;
+      if (SHARED) {
+        w = *reinterpret_cast<const double2 *>(e);
+        x = e[2];
+      } else {
+        w = __ldg(reinterpret_cast<const double2 *>(e));
+        x = __ldg(e + 2);
+      }
       if (PANELS & (1u << d))
         x = fma((double)c.d[g++], H[d], x);
       it.x[d] = static_cast<Real>(x);
@@ -156,12 +171,27 @@ private:
 };
 
 // The next tile's cursor (agent.cuh): digits add with carries.
-template <class Real, int D, unsigned PANELS, int BLOCK>
-__device__ __forceinline__ typename ProductSource<Real, D, PANELS, BLOCK>::Cursor
-advance(const ProductSource<Real, D, PANELS, BLOCK> &src, typename ProductSource<Real, D, PANELS, BLOCK>::Cursor c,
-        const typename ProductSource<Real, D, PANELS, BLOCK>::Cursor &step)
+template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED>
+__device__ __forceinline__ typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor
+advance(const ProductSource<Real, D, PANELS, BLOCK, SHARED> &src,
+        typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor c,
+        const typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor &step)
 {
   return src.add(c, step.d, step.flat);
+}
+
+// Before the tile loop (kernel.cuh): the block copies the tables, which lie
+// one after another in global memory, into shared memory.
+template <int B, class Real, int D, unsigned PANELS, int BLOCK, bool SHARED>
+__device__ __forceinline__ void source_begin(const ProductSource<Real, D, PANELS, BLOCK, SHARED> &src)
+{
+  if constexpr (SHARED) {
+    const double2 *from = reinterpret_cast<const double2 *>(src.table[0]);
+    double2 *to = reinterpret_cast<double2 *>(product_tables);
+    for (unsigned i = threadIdx.x; i < src.shared_doubles / 2; i += B)
+      to[i] = __ldg(from + i);
+    __syncthreads();
+  }
 }
 
 } // namespace gq
