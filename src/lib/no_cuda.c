@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "sampled.h"
 
 int gq_cuda_count(void) { return 0; }
 
@@ -92,5 +93,12 @@ int gq_cuda_array_finish(struct gq_cuda_state *st, const gq_array_reduce *p, voi
 int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info)
 {
   (void)st; (void)p; (void)out; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+/* gq_integrate_samples' stencils */
+int gq_cuda_sampled_sum(struct gq_cuda_state *st, const gq_sampled_problem *p, gq_sum_acc *out)
+{
+  (void)st; (void)p; (void)out;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }

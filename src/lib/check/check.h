@@ -116,4 +116,14 @@ int gq_check_mc(const gq_integrand *f, const gq_mc_options *opt, const gq_mc_res
 int gq_stream_checked(gq_context *ctx, gq_data_ref *ref, gq_reader *x, gq_reader *y, void *acc,
                       gq_stream_info *info);
 
+/* ---- sampled data (samples.c) --------------------------------------------- */
+typedef struct {
+  double value, tol;
+} gq_ref_samples;
+/* gq_integrate_samples' result got against the same rule in long double
+ * (each term, Neumaier-summed) over host copies of y and x (x NULL: the
+ * spacing dx), within 16 ulp of the terms' parts plus 4 of the result. */
+void gq_check_samples(const void *y, const void *x, size_t n, double dx, gq_rule rule, int is_float, double got,
+                      gq_ref_samples *ref, gq_check_outcome *out);
+
 #endif
