@@ -54,13 +54,21 @@ void usage_integrate_data(FILE *out)
         out);
 }
 
+/* After the word `integrate` only: DATA first (a path, or - for standard
+ * input), or an option that only sampled data take. */
 int integrate_data_wanted(int argc, char **argv, int first)
 {
-  if (first < argc && (argv[first][0] != '-' || strcmp(argv[first], "-") == 0)) /* "-": standard input */
+  static const char *const data_only[] = {"--gen", "--dx", "--x", "--x-col"};
+  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
+    return 0;
+  if (first < argc && (argv[first][0] != '-' || strcmp(argv[first], "-") == 0))
     return 1;
   for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
-    if (strcmp(argv[i], "--gen") == 0 || strncmp(argv[i], "--gen=", 6) == 0)
-      return 1;
+    for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++) {
+      const size_t len = strlen(data_only[k]);
+      if (strncmp(argv[i], data_only[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '='))
+        return 1;
+    }
   return 0;
 }
 
@@ -185,16 +193,18 @@ static int parse(int argc, char **argv, int first, data_options *o, const char *
   return EXIT_OK;
 }
 
-/* The samples (and abscissae) in host memory: read, or generated on the
- * context and copied back (for the check, and for the run's one copy path). */
+/* The samples and abscissae: files read whole into host memory (before any
+ * device is opened: bad input is refused first), or the samples generated
+ * on the context (copied back for --check only). */
 typedef struct {
   samples_input y, x;
   int has_x, generated, is_float;
+  gq_gen_kind gen;
+  uint64_t seed;
   double ms;
 } samples_data;
 
-static int load(gq_context *ctx, const data_options *o, const char *path, const gq_reader_opts *ro,
-                samples_data *d, void **dy, void **dx)
+static int read_inputs(const data_options *o, const char *path, const gq_reader_opts *ro, samples_data *d)
 {
   int rc = EXIT_OK;
   gq_reader_opts xo = *ro;
@@ -209,9 +219,8 @@ static int load(gq_context *ctx, const data_options *o, const char *path, const 
     return rc;
   d->has_x = o->x_path != NULL;
   if (o->v.gen) {
-    gq_gen_kind gen;
-    uint64_t n, seed;
-    if ((rc = vec_gen_options(&o->v, &gen, &n, &seed)) != EXIT_OK)
+    uint64_t n;
+    if ((rc = vec_gen_options(&o->v, &d->gen, &n, &d->seed)) != EXIT_OK)
       return rc;
     d->generated = 1;
     d->y.name = o->v.gen;
@@ -220,16 +229,6 @@ static int load(gq_context *ctx, const data_options *o, const char *path, const 
     d->y.is_float = ro->raw_dtype == GQ_DTYPE_F32;
     if (d->has_x && d->y.is_float && !d->x.is_float)
       return cli_error(EXIT_USAGE, "--gen with --dtype=f32 and f64 abscissae: generate f64 to pair them");
-    const size_t bytes = n * (d->y.is_float ? sizeof(float) : sizeof(double));
-    int status = gq_alloc(ctx, bytes, dy);
-    if (status == GQ_SUCCESS)
-      status = d->y.is_float ? gq_generate_f(ctx, gen, n, seed, *dy) : gq_generate(ctx, gen, n, seed, *dy);
-    if (status == GQ_SUCCESS && o->v.check) {
-      d->y.data = malloc(bytes ? bytes : 1);
-      status = d->y.data ? gq_copy_from(ctx, d->y.data, *dy, bytes) : GQ_ENOMEM;
-    }
-    if (status != GQ_SUCCESS)
-      return cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
   } else if ((rc = read_whole(path, ro, &d->y)) != EXIT_OK) {
     return rc;
   }
@@ -243,14 +242,28 @@ static int load(gq_context *ctx, const data_options *o, const char *path, const 
   if (d->has_x && d->x.is_float != d->y.is_float && (rc = widen(d->x.is_float ? &d->x : &d->y)) != EXIT_OK)
     return rc;
   d->is_float = d->y.is_float;
+  return EXIT_OK;
+}
+
+static int place(gq_context *ctx, int check, samples_data *d, void **dy, void **dx)
+{
   const size_t bytes = d->y.n * (d->is_float ? sizeof(float) : sizeof(double));
-  int status = GQ_SUCCESS;
-  if (!d->generated && (status = gq_alloc(ctx, bytes, dy)) == GQ_SUCCESS)
+  int status = gq_alloc(ctx, bytes, dy);
+  if (d->generated) {
+    if (status == GQ_SUCCESS)
+      status = d->is_float ? gq_generate_f(ctx, d->gen, d->y.n, d->seed, *dy)
+                           : gq_generate(ctx, d->gen, d->y.n, d->seed, *dy);
+    if (status == GQ_SUCCESS && check) {
+      d->y.data = malloc(bytes);
+      status = d->y.data ? gq_copy_from(ctx, d->y.data, *dy, bytes) : GQ_ENOMEM;
+    }
+  } else if (status == GQ_SUCCESS) {
     status = gq_copy_to(ctx, *dy, d->y.data, bytes);
+  }
   if (status == GQ_SUCCESS && d->has_x && (status = gq_alloc(ctx, bytes, dx)) == GQ_SUCCESS)
     status = gq_copy_to(ctx, *dx, d->x.data, bytes);
   if (status != GQ_SUCCESS)
-    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+    return cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
   return EXIT_OK;
 }
 
@@ -322,13 +335,15 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   gq_reader_opts ro;
   if ((rc = vec_reader_options(&o.v, &ro)) != EXIT_OK)
     return rc;
-  gq_context *ctx = NULL;
-  if ((rc = cli_open_context(o.v.device ? o.v.device : "auto", 0, &ctx)) != EXIT_OK)
-    return rc;
   samples_data d;
   memset(&d, 0, sizeof d);
+  gq_context *ctx = NULL;
   void *dy = NULL, *dx = NULL;
-  rc = load(ctx, &o, path, &ro, &d, &dy, &dx);
+  rc = read_inputs(&o, path, &ro, &d);
+  if (rc == EXIT_OK)
+    rc = cli_open_context(o.v.device ? o.v.device : "auto", 0, &ctx);
+  if (rc == EXIT_OK)
+    rc = place(ctx, o.v.check, &d, &dy, &dx);
   gq_samples_result r;
   gq_ref_samples ref = {NAN, NAN};
   gq_check_outcome check = {GQ_CHECK_PASSED, 0, ""};
@@ -352,10 +367,12 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
     if (!passed)
       rc = cli_error(EXIT_CHECK, "%s", check.message);
   }
-  gq_free(ctx, dy);
-  gq_free(ctx, dx);
+  if (ctx) {
+    gq_free(ctx, dy);
+    gq_free(ctx, dx);
+    gq_context_free(ctx);
+  }
   free(d.y.data);
   free(d.x.data);
-  gq_context_free(ctx);
   return rc;
 }

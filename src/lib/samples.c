@@ -173,10 +173,15 @@ int gq_integrate_samples(gq_context *ctx, const void *y, const void *x, size_t n
   }
   /* a spacing's factor: dx, or dx/3 for simpson (scipy's result *= dx / 3.0) */
   const double factor = x ? 1.0 : simpson ? dx / 3.0 : dx;
-  double finished;
-  gq_sum_finish(&acc, GQ_NAN_PROPAGATE, &finished);
-  out->value = factor * finished + last;
-  out->abs_sum = fabs(factor) * ldexp(acc.abs_sum, gq_scale_exp_(acc.scale)) + fabs(last);
+  /* The factor goes in before the scale (2^scale): an integral that fits a
+   * double is given even when sum y does not (scipy's (y0 + y1) would be
+   * inf); non-finite terms propagate as IEEE arithmetic would. */
+  double propagated;
+  gq_sum_finish(&acc, GQ_NAN_PROPAGATE, &propagated);
+  const int e = gq_scale_exp_(acc.scale);
+  const uint64_t bad = acc.nan_count + acc.posinf_count + acc.neginf_count;
+  out->value = (bad ? factor * propagated : ldexp(factor * (acc.sum + acc.sum_err), e)) + last;
+  out->abs_sum = ldexp(fabs(factor) * acc.abs_sum, e) + fabs(last);
   if (!isfinite(out->value))
     return diagnose(ctx, y, x, n, is_float, out);
   gq_clear_error();
