@@ -38,8 +38,9 @@ struct SimpsonPanel {
   }
 };
 
-// The sum row: the same accumulator (SumThread) over a stream of loads, as
-// the one-array sum.  Not measured for stencils yet (see BENCHMARKS.md).
+// The one-array sum's row: the same accumulator (SumThread) over ITEMS
+// independent loads per thread.  Not swept for stencils (scalar loads of 2
+// or 3 samples per item); bench/gpu_data.sh times the problems.
 template <class Rows, bool CLASSIFY, class Map, class Source>
 int launch_sum(gq_cuda_state *st, const Source &src)
 {
