@@ -718,6 +718,35 @@ int gq_mc_moments_exist(const gq_integrand *f, const gq_mc_options *opt);
  * GQ_EINVAL for NULL r or ref. */
 int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
 
+/* ---- data ---- */
+/* The integral of sampled data: samples y_0..y_{n-1} at abscissae x_i (x
+ * NULL: spaced dx apart), as scipy.integrate.trapezoid and
+ * scipy.integrate.simpson (scipy >= 1.11) compute it, every sum compensated:
+ *   GQ_RULE_TRAPEZOID  sum (x_{i+1} - x_i) (y_i + y_{i+1}) / 2; with a spacing
+ *                      dx (sum y - (y_0 + y_{n-1})/2)
+ *   GQ_RULE_SIMPSON    the composite rule over the panels x_{2k}..x_{2k+2}
+ *                      (the parabola through three samples, any spacing);
+ *                      for an even n the last interval by Cartwright's
+ *                      correction, and n = 2 the trapezoid, as scipy
+ * y and x are n doubles (is_float = 0) or n floats, widened to double before
+ * any arithmetic, in the context's memory: device pointers on a CUDA
+ * context, host pointers on the CPU.  Decreasing x gives the signed integral
+ * and dx may be negative or 0, as in scipy.  GQ_EINVAL: n < 2 (scipy gives 0
+ * for fewer samples), another rule, dx not finite, an x_i that is NaN or
+ * infinite.  GQ_EDOM when a y_i is not finite: out->value is then the IEEE
+ * result (NaN or +-inf) and out->first_bad the first such i.  Finite samples
+ * whose integral exceeds DBL_MAX give +-inf and GQ_SUCCESS.  Whole arrays,
+ * no streaming: data larger than memory are not taken. */
+typedef struct {
+  double value;       /* the integral                                            */
+  double abs_sum;     /* sum of |terms| (times the spacing): the rounding's scale */
+  uint64_t n;         /* samples                                                 */
+  uint64_t first_bad; /* after GQ_EDOM, the first y_i not finite; else GQ_NO_INDEX */
+} gq_samples_result;
+
+int gq_integrate_samples(gq_context *ctx, const void *y, const void *x, size_t n, double dx, gq_rule rule,
+                         int is_float, gq_samples_result *out);
+
 #ifdef __cplusplus
 }
 #endif

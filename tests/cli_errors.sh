@@ -87,7 +87,8 @@ expect_usage "flag with a value" "option '--json' takes no value" --json=1
 expect_usage "--device=tpu" "--device=tpu: expected auto, cpu, cuda" --device=tpu
 expect_usage "--precision=half" "--precision=half: expected double or float" --precision=half
 expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
-expect_usage "extra argument" "unexpected argument 'extra'" integrate extra
+# a word after integrate is sampled data (issue 15): here a file that is not there
+expect_usage "a word after integrate is DATA" "extra: No such file" integrate extra
 expect_usage "limits outside the domain" "not finite" --f=circle --b=2 --n=1000 --device=cpu
 expect_usage "b - a overflows" "overflows" --f=atan --a=-1e308 --b=1e308 --n=10 --device=cpu
 expect_usage "interval too small" "too small" --f=atan --a=1 --b=1.0000000000000002 --n=1000 --device=cpu

@@ -117,6 +117,11 @@ void json_end(json_writer *w);
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
+/* gpuquad integrate DATA (cmd_integrate_data.c): sampled data, when the first
+ * operand after `integrate` is not an option or --gen is given */
+int integrate_data_wanted(int argc, char **argv, int first);
+int cmd_integrate_data(int argc, char **argv, int first, double t_start_ms);
+void usage_integrate_data(FILE *out);
 /* gpuquad mc (cmd_mc.c) */
 int cmd_mc(int argc, char **argv, int first, double t_start_ms);
 void usage_mc(FILE *out);

@@ -84,6 +84,8 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
 
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
+  if (integrate_data_wanted(argc, argv, first)) /* gpuquad integrate DATA */
+    return cmd_integrate_data(argc, argv, first, t_start_ms);
   integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms};
   int help = 0, list = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };

@@ -17,6 +17,7 @@ static void usage(FILE *out)
         "\n"
         "Commands:\n"
         "  integrate   composite trapezoid, Simpson or Boole rule (the default command)\n"
+        "  integrate DATA  samples, as scipy's trapezoid/simpson (--dx, --x, --x-col)\n"
         "  bench       every reduction method, verified and timed side by side (GPU)\n"
         "  dot A B     dot product of two vectors (files, or --gen)\n"
         "  rms A B     rms, max and relative size of a - b\n"

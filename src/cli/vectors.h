@@ -22,6 +22,11 @@ typedef struct {
 void vec_cli_options(vec_options *o, cli_option *opts);
 /* The shared options' --help lines. */
 void vec_usage_options(FILE *out);
+/* The reader options (--format, --dtype, --offset, --col) and the generator's
+ * (--gen, --n, --seed) from their texts: EXIT_OK, or an exit status after a
+ * one-line message. */
+int vec_reader_options(const vec_options *o, gq_reader_opts *ropts);
+int vec_gen_options(const vec_options *o, gq_gen_kind *gen, uint64_t *n, uint64_t *seed);
 
 typedef union {
   gq_sum_acc sum;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "sampled.h"
 
 int gq_cuda_count(void) { return 0; }
 
@@ -104,5 +105,12 @@ int gq_cuda_product_sum(struct gq_cuda_state *st, const gq_product_sum *p, gq_cs
 int gq_cuda_product_nonfinite(struct gq_cuda_state *st, const gq_product_sum *p, uint64_t *count, uint64_t *first)
 {
   (void)st; (void)p; (void)count; (void)first;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+/* gq_integrate_samples' stencils */
+int gq_cuda_sampled_sum(struct gq_cuda_state *st, const gq_sampled_problem *p, gq_sum_acc *out)
+{
+  (void)st; (void)p; (void)out;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }

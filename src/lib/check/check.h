@@ -132,4 +132,14 @@ int gq_separable_reference(const gq_integrand *f, const gq_box *box, gq_referenc
  * its tolerance, with its estimate in ref, or without libcubature. */
 int gq_hcubature_reference(const gq_integrand *f, const gq_box *box, gq_reference *ref);
 
+/* ---- sampled data (samples.c) --------------------------------------------- */
+typedef struct {
+  double value, tol;
+} gq_ref_samples;
+/* gq_integrate_samples' result got against the same rule in long double
+ * (each term, Neumaier-summed) over host copies of y and x (x NULL: the
+ * spacing dx), within 16 ulp of the terms' parts plus 4 of the result. */
+void gq_check_samples(const void *y, const void *x, size_t n, double dx, gq_rule rule, int is_float, double got,
+                      gq_ref_samples *ref, gq_check_outcome *out);
+
 #endif

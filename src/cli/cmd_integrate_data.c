@@ -1,0 +1,378 @@
+/* cmd_integrate_data.c — `gpuquad integrate DATA`: the integral of sampled
+ * data (gq_integrate_samples: scipy.integrate.trapezoid and simpson), from
+ * any input `gpuquad stats` reads or generated where it is integrated,
+ * checked against the long double reference (check/samples.c).
+ *
+ * The samples are held whole: read into host memory, then copied to the
+ * context's (a stencil needs its neighbours, so the streamed chunks of the
+ * data reductions would need their seams stitched; not done). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numparse.h"
+#include "vectors.h"
+
+void usage_integrate_data(FILE *out)
+{
+  fputs("Usage: gpuquad integrate DATA [--dx=H | --x=XDATA] [--rule=R] [OPTION]...\n"
+        "       gpuquad integrate --gen=KIND --n=N [--dx=H | --x=XDATA] [OPTION]...\n"
+        "The integral of samples y_i of DATA, spaced H apart (default 1) or at the\n"
+        "abscissae x_i of XDATA (read with the same options), as\n"
+        "scipy.integrate.trapezoid and scipy.integrate.simpson compute it (scipy >=\n"
+        "1.11: for an even number of samples Simpson's rule takes the last interval\n"
+        "by Cartwright's correction; two samples, the trapezoid).  Decreasing x, or a\n"
+        "negative H, gives the signed integral.  Every sum is compensated; float data\n"
+        "are widened to double.  At least 2 samples (scipy gives 0 for fewer).  A y_i\n"
+        "that is NaN or Inf fails the computation (exit 3) naming the first; an x_i\n"
+        "that is, is bad input.  The samples are held in memory whole.\n"
+        "\n"
+        "Rule:\n"
+        "  --rule=R             trapezoid (default) or simpson\n"
+        "  --dx=H               the spacing of the samples (default 1)\n"
+        "  --x=XDATA            the abscissae, one per sample (not with --dx)\n"
+        "  --x-col=K            text XDATA: take column K (default: --col), so that one\n"
+        "                       CSV file can give both: DATA --col=2 --x=DATA --x-col=1\n"
+        "Data (a path, or - for standard input):\n"
+        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+        "  --offset=BYTES       raw data: bytes to skip first\n"
+        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --gen=KIND           no DATA: generate uniform, normal or linspace samples\n"
+        "                       where they are integrated (with --n=N, --seed=S)\n"
+        "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
+        "Run:\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
+        "  --check              compare with the same rule in long double on the host;\n"
+        "                       exit 1 beyond the tolerance\n"
+        "  --json               one JSON object instead of the table\n"
+        "  --help               this help\n"
+        "\n"
+        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        out);
+}
+
+/* After the word `integrate` only: DATA first (a path, or - for standard
+ * input), or an option that only sampled data take. */
+int integrate_data_wanted(int argc, char **argv, int first)
+{
+  static const char *const data_only[] = {"--gen", "--dx", "--x", "--x-col"};
+  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
+    return 0;
+  if (first < argc && (argv[first][0] != '-' || strcmp(argv[first], "-") == 0))
+    return 1;
+  for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
+    for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++) {
+      const size_t len = strlen(data_only[k]);
+      if (strncmp(argv[i], data_only[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '='))
+        return 1;
+    }
+  return 0;
+}
+
+/* One input, whole, in host memory in its own dtype. */
+typedef struct {
+  const char *name;
+  void *data;
+  size_t n;
+  int is_float;
+  const char *format;
+} samples_input;
+
+static int read_whole(const char *path, const gq_reader_opts *ropts, samples_input *in)
+{
+  static const char *const formats[] = {"auto", "npy", "raw", "text"};
+  char msg[512];
+  gq_reader *r = NULL;
+  int status = gq_reader_open(path, ropts, &r, msg, sizeof msg);
+  if (status != GQ_SUCCESS)
+    return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+  in->name = path;
+  in->is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
+  in->format = formats[gq_reader_format(r)];
+  const size_t esize = in->is_float ? sizeof(float) : sizeof(double);
+  size_t cap = 1 << 16, got;
+  in->n = 0;
+  in->data = malloc(cap * esize);
+  for (;;) {
+    if (!in->data) {
+      gq_reader_close(r);
+      return cli_error(EXIT_RUNTIME, "%s: out of host memory", path);
+    }
+    status = gq_reader_read(r, (char *)in->data + in->n * esize, cap - in->n, &got, msg, sizeof msg);
+    in->n += got;
+    if (status != GQ_SUCCESS || got == 0)
+      break;
+    if (in->n == cap) {
+      void *grown = cap <= SIZE_MAX / 2 / esize ? realloc(in->data, 2 * cap * esize) : NULL;
+      if (!grown)
+        free(in->data);
+      in->data = grown;
+      cap *= 2;
+    }
+  }
+  gq_reader_close(r);
+  if (status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(status), "%s", msg);
+  return EXIT_OK;
+}
+
+/* A float input widened in place of itself, to pair with double data. */
+static int widen(samples_input *in)
+{
+  double *d = malloc((in->n ? in->n : 1) * sizeof *d);
+  if (!d)
+    return cli_error(EXIT_RUNTIME, "%s: out of host memory", in->name);
+  for (size_t i = 0; i < in->n; i++)
+    d[i] = ((const float *)in->data)[i];
+  free(in->data);
+  in->data = d;
+  in->is_float = 0;
+  return EXIT_OK;
+}
+
+typedef struct {
+  vec_options v;
+  const char *dx_text, *x_path, *x_col, *rule_text;
+  double dx;
+  gq_rule rule;
+} data_options;
+
+static int parse(int argc, char **argv, int first, data_options *o, const char **path)
+{
+  memset(o, 0, sizeof *o);
+  const cli_option opts[] = {
+    {"dx", OPT_VALUE, &o->dx_text, NULL, 0},
+    {"x", OPT_VALUE, &o->x_path, NULL, 0},
+    {"x-col", OPT_VALUE, &o->x_col, NULL, 0},
+    {"rule", OPT_VALUE, &o->rule_text, NULL, 0},
+    {"format", OPT_VALUE, &o->v.format, NULL, 0},
+    {"dtype", OPT_VALUE, &o->v.dtype, NULL, 0},
+    {"offset", OPT_VALUE, &o->v.offset, NULL, 0},
+    {"col", OPT_VALUE, &o->v.col, NULL, 0},
+    {"gen", OPT_VALUE, &o->v.gen, NULL, 0},
+    {"n", OPT_VALUE, &o->v.n, NULL, 0},
+    {"seed", OPT_VALUE, &o->v.seed, NULL, 0},
+    {"device", OPT_VALUE, &o->v.device, NULL, 0},
+    {"check", OPT_FLAG, NULL, &o->v.check, 1},
+    {"no-check", OPT_FLAG, NULL, &o->v.check, 0},
+    {"json", OPT_FLAG, NULL, &o->v.json, 1},
+    {"help", OPT_FLAG, NULL, &o->v.help, 1},
+  };
+  char err[256];
+  int npos = 0;
+  *path = NULL;
+  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], path, 1, &npos, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (o->v.help)
+    return EXIT_OK;
+  if (o->dx_text && o->x_path)
+    return cli_error(EXIT_USAGE, "--dx and --x both give the abscissae: take one");
+  o->dx = 1.0;
+  if (o->dx_text && gq_parse_real(o->dx_text, &o->dx, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--dx=%s: %s", o->dx_text, err);
+  o->rule = GQ_RULE_TRAPEZOID;
+  if (o->rule_text && strcmp(o->rule_text, "trapezoid") == 0)
+    o->rule = GQ_RULE_TRAPEZOID;
+  else if (o->rule_text && strcmp(o->rule_text, "simpson") == 0)
+    o->rule = GQ_RULE_SIMPSON;
+  else if (o->rule_text)
+    return cli_error(EXIT_USAGE, "--rule=%s: sampled data take trapezoid or simpson", o->rule_text);
+  if (o->v.gen && npos > 0)
+    return cli_error(EXIT_USAGE, "--gen replaces DATA (got '%s')", *path);
+  if (!o->v.gen && npos == 0)
+    return cli_error(EXIT_USAGE, "expected DATA (or --gen); see gpuquad integrate DATA --help");
+  if (!o->v.gen && (o->v.n || o->v.seed))
+    return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
+  if (o->x_col && !o->x_path)
+    return cli_error(EXIT_USAGE, "--x-col goes with --x");
+  if (o->x_path && *path && strcmp(o->x_path, "-") == 0 && strcmp(*path, "-") == 0)
+    return cli_error(EXIT_USAGE, "only one input can be standard input");
+  return EXIT_OK;
+}
+
+/* The samples and abscissae: files read whole into host memory (before any
+ * device is opened: bad input is refused first), or the samples generated
+ * on the context (copied back for --check only). */
+typedef struct {
+  samples_input y, x;
+  int has_x, generated, is_float;
+  gq_gen_kind gen;
+  uint64_t seed;
+  double ms;
+} samples_data;
+
+static int read_inputs(const data_options *o, const char *path, const gq_reader_opts *ro, samples_data *d)
+{
+  int rc = EXIT_OK;
+  gq_reader_opts xo = *ro;
+  if (o->x_col) {
+    char err[256];
+    uint64_t col;
+    if (gq_parse_count(o->x_col, 1000000, &col, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--x-col=%s: %s", o->x_col, err);
+    xo.column = (int)col;
+  }
+  if (o->x_path && (rc = read_whole(o->x_path, &xo, &d->x)) != EXIT_OK)
+    return rc;
+  d->has_x = o->x_path != NULL;
+  if (o->v.gen) {
+    uint64_t n;
+    if ((rc = vec_gen_options(&o->v, &d->gen, &n, &d->seed)) != EXIT_OK)
+      return rc;
+    d->generated = 1;
+    d->y.name = o->v.gen;
+    d->y.format = "generated";
+    d->y.n = n;
+    d->y.is_float = ro->raw_dtype == GQ_DTYPE_F32;
+    if (d->has_x && d->y.is_float && !d->x.is_float)
+      return cli_error(EXIT_USAGE, "--gen with --dtype=f32 and f64 abscissae: generate f64 to pair them");
+  } else if ((rc = read_whole(path, ro, &d->y)) != EXIT_OK) {
+    return rc;
+  }
+  if (d->has_x && d->x.n != d->y.n)
+    return cli_error(EXIT_USAGE, "%s has %zu samples but %s has %zu abscissae: one each", d->y.name, d->y.n,
+                     d->x.name, d->x.n);
+  if (d->y.n < 2)
+    return cli_error(EXIT_USAGE, "%s: %zu sample%s: at least 2 are needed (scipy gives 0 for fewer)", d->y.name,
+                     d->y.n, d->y.n == 1 ? "" : "s");
+  /* mixed precision: the float input widened */
+  if (d->has_x && d->x.is_float != d->y.is_float && (rc = widen(d->x.is_float ? &d->x : &d->y)) != EXIT_OK)
+    return rc;
+  d->is_float = d->y.is_float;
+  return EXIT_OK;
+}
+
+static int place(gq_context *ctx, int check, samples_data *d, void **dy, void **dx)
+{
+  const size_t bytes = d->y.n * (d->is_float ? sizeof(float) : sizeof(double));
+  int status = gq_alloc(ctx, bytes, dy);
+  if (d->generated) {
+    if (status == GQ_SUCCESS)
+      status = d->is_float ? gq_generate_f(ctx, d->gen, d->y.n, d->seed, *dy)
+                           : gq_generate(ctx, d->gen, d->y.n, d->seed, *dy);
+    if (status == GQ_SUCCESS && check) {
+      d->y.data = malloc(bytes);
+      status = d->y.data ? gq_copy_from(ctx, d->y.data, *dy, bytes) : GQ_ENOMEM;
+    }
+  } else if (status == GQ_SUCCESS) {
+    status = gq_copy_to(ctx, *dy, d->y.data, bytes);
+  }
+  if (status == GQ_SUCCESS && d->has_x && (status = gq_alloc(ctx, bytes, dx)) == GQ_SUCCESS)
+    status = gq_copy_to(ctx, *dx, d->x.data, bytes);
+  if (status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
+  return EXIT_OK;
+}
+
+static void print(const data_options *o, const samples_data *d, const gq_samples_result *r,
+                  const gq_ref_samples *ref, int passed, gq_context *ctx, double t0)
+{
+  const char *rule = o->rule == GQ_RULE_SIMPSON ? "simpson" : "trapezoid";
+  const char *dtype = d->is_float ? "f32" : "f64";
+  if (o->v.json) {
+    json_writer w;
+    json_begin(&w, stdout);
+    json_string(&w, "command", "integrate-data");
+    json_string(&w, "input", d->y.name);
+    json_string(&w, "format", d->y.format);
+    json_string(&w, "dtype", dtype);
+    json_uint(&w, "n", r->n);
+    json_string(&w, "rule", rule);
+    if (d->has_x)
+      json_string(&w, "x", d->x.name);
+    else
+      json_number(&w, "dx", o->dx);
+    json_number(&w, "integral", r->value);
+    json_number(&w, "abs_sum", r->abs_sum);
+    if (isinf(r->value))
+      json_string(&w, "overflow", "integral");
+    if (o->v.check) {
+      json_number(&w, "reference", ref->value);
+      json_string(&w, "reference_method", "long double, term by term");
+      json_number(&w, "difference", r->value - ref->value);
+      json_number(&w, "tolerance", ref->tol);
+    }
+    json_string(&w, "check", o->v.check ? (passed ? "passed" : "failed") : "skipped");
+    json_string(&w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
+    json_string(&w, "device", gq_context_device_name(ctx));
+    json_number(&w, "integrate_ms", d->ms);
+    json_number(&w, "wall_ms", cli_wall_ms() - t0);
+    json_end(&w);
+    return;
+  }
+  printf("integrate %s: n = %zu (%s, %s), %s rule\n", d->y.name, (size_t)r->n, dtype, d->y.format, rule);
+  if (d->has_x)
+    printf("  abscissae    %s\n", d->x.name);
+  else
+    printf("  spacing      dx = %.17g\n", o->dx);
+  printf("  integral     %.17g%s\n", r->value, isinf(r->value) ? "  (overflow: beyond DBL_MAX)" : "");
+  printf("  sum |terms|  %.17g\n", r->abs_sum);
+  if (o->v.check) {
+    printf("  reference    %.17g  (long double, term by term)\n", ref->value);
+    printf("  difference   %.3g  (tolerance %.3g): %s\n", r->value - ref->value, ref->tol, passed ? "ok" : "FAILED");
+  }
+  if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
+    printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
+  else
+    printf("  backend      %s\n", gq_context_device_name(ctx));
+  printf("  integrate    %.4g ms%s\n", d->ms, d->generated ? "  (data generated in place)" : "");
+  printf("  wall time    %.4g ms\n", cli_wall_ms() - t0);
+}
+
+int cmd_integrate_data(int argc, char **argv, int first, double t0)
+{
+  data_options o;
+  const char *path;
+  int rc = parse(argc, argv, first, &o, &path);
+  if (rc != EXIT_OK || o.v.help) {
+    if (o.v.help)
+      usage_integrate_data(stdout);
+    return rc;
+  }
+  gq_reader_opts ro;
+  if ((rc = vec_reader_options(&o.v, &ro)) != EXIT_OK)
+    return rc;
+  samples_data d;
+  memset(&d, 0, sizeof d);
+  gq_context *ctx = NULL;
+  void *dy = NULL, *dx = NULL;
+  rc = read_inputs(&o, path, &ro, &d);
+  if (rc == EXIT_OK)
+    rc = cli_open_context(o.v.device ? o.v.device : "auto", 0, &ctx);
+  if (rc == EXIT_OK)
+    rc = place(ctx, o.v.check, &d, &dy, &dx);
+  gq_samples_result r;
+  gq_ref_samples ref = {NAN, NAN};
+  gq_check_outcome check = {GQ_CHECK_PASSED, 0, ""};
+  if (rc == EXIT_OK) {
+    const double t = cli_wall_ms();
+    const int status = gq_integrate_samples(ctx, dy, d.has_x ? dx : NULL, d.y.n, o.dx, o.rule, d.is_float, &r);
+    d.ms = cli_wall_ms() - t;
+    /* a y_i that is not finite fails the computation; an x_i (the one
+     * argument left to refuse) is bad input */
+    if (status != GQ_SUCCESS)
+      rc = cli_error(status == GQ_EDOM ? EXIT_RUNTIME : cli_exit_status(status), "%s: %s",
+                     status == GQ_EINVAL && d.has_x ? d.x.name : d.y.name, gq_last_error());
+  }
+  if (rc == EXIT_OK) {
+    if (o.v.check)
+      gq_check_samples(d.y.data, d.has_x ? d.x.data : NULL, d.y.n, o.dx, o.rule, d.is_float, r.value, &ref, &check);
+    const int passed = check.verdict == GQ_CHECK_PASSED;
+    if (isinf(r.value))
+      vec_overflow_note("the integral");
+    print(&o, &d, &r, &ref, passed, ctx, t0);
+    if (!passed)
+      rc = cli_error(EXIT_CHECK, "%s", check.message);
+  }
+  if (ctx) {
+    gq_free(ctx, dy);
+    gq_free(ctx, dx);
+    gq_context_free(ctx);
+  }
+  free(d.y.data);
+  free(d.x.data);
+  return rc;
+}
