@@ -52,7 +52,7 @@ static int run_command(int argc, char **argv, double t0);
  * usage error, never the general usage printed as if it answered. */
 static int help_command(int argc, char **argv, double t0)
 {
-  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc"};
+  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist"};
   if (argc == 2 || (argc == 3 && strcmp(argv[2], "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;
@@ -85,6 +85,8 @@ static int run_command(int argc, char **argv, double t0)
       return cmd_stats(argc, argv, 2, t0);
     else if (strcmp(argv[1], "mc") == 0) /* gpuquad mc (issue 4) */
       return cmd_mc(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "hist") == 0) /* gpuquad hist (issue 18) */
+      return cmd_hist(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0)
       return help_command(argc, argv, t0);
     else
