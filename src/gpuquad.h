@@ -799,7 +799,8 @@ uint32_t gq_hist_bin(const gq_hist *h, int axis, double x);
  * merged) but records the one asked for.  n = 0 leaves h as it was. */
 int gq_hist_accumulate(gq_context *ctx, gq_hist *h, size_t n, const double *x, const double *y,
                        const double *values, gq_hist_method method);
-/* The method GQ_HIST_AUTO runs for these cells and kind on this context. */
+/* The method GQ_HIST_AUTO runs for these cells and kind on this CUDA
+ * context; GQ_HIST_AUTO on a CPU context (it has one method). */
 gq_hist_method gq_hist_method_for(const gq_context *ctx, const gq_hist *h);
 /* "auto", "global", "shared", "match", "ballot", "cluster"; NULL for no method. */
 const char *gq_hist_method_name(gq_hist_method method);

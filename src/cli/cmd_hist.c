@@ -263,13 +263,15 @@ static void json_array(json_writer *w, const char *key, size_t n, const uint64_t
 
 static double bin_sum(const gq_hist *h, size_t k) { return h->sums[k] + h->sums_err[k]; }
 
-static void print_table(const gq_hist *h, const hist_data *d)
+static void print_table(const gq_hist *h)
 {
   if (h->dims == 1) {
-    printf("  %8s  %-24s %-24s %12s%s\n", "bin", "from", "to", "count", h->sums ? "  sum                      mean" : "");
+    printf("  %8s  %-50s %12s%s\n", "bin", "interval", "count", h->sums ? "  sum                      mean" : "");
     for (uint32_t k = 0; k < h->bins[0]; k++) {
-      printf("  %8u  %-24.17g %-24.17g%s %12llu", k, gq_hist_edge(h, 0, k), gq_hist_edge(h, 0, k + 1),
-             k + 1 == h->bins[0] ? "]" : ")", (unsigned long long)h->counts[k]);
+      char interval[96];
+      snprintf(interval, sizeof interval, "[%.17g, %.17g%s", gq_hist_edge(h, 0, k), gq_hist_edge(h, 0, k + 1),
+               k + 1 == h->bins[0] ? "]" : ")");
+      printf("  %8u  %-50s %12llu", k, interval, (unsigned long long)h->counts[k]);
       if (h->sums)
         printf("  %-24.17g %.17g", bin_sum(h, k), h->counts[k] ? bin_sum(h, k) / (double)h->counts[k] : NAN);
       putchar('\n');
@@ -284,7 +286,6 @@ static void print_table(const gq_hist *h, const hist_data *d)
   printf("  under        %llu  (below the range)\n", (unsigned long long)h->under);
   printf("  over         %llu  (above the range)\n", (unsigned long long)h->over);
   printf("  nan          %llu\n", (unsigned long long)h->nan);
-  (void)d;
 }
 
 static void print_csv(const gq_hist *h)
@@ -402,7 +403,7 @@ static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, c
       printf("hist %s %s: n = %llu, %u x %u cells on [%.17g, %.17g] x [%.17g, %.17g] (%s)\n", d->names[0],
              d->names[1], (unsigned long long)h->total, h->bins[0], h->bins[1], h->lo[0], h->hi[0], h->lo[1],
              h->hi[1], d->format);
-    print_table(h, d);
+    print_table(h);
     if (o->check)
       printf("  check        GSL gsl_histogram%s, same data: %s%s\n", dims == 2 ? "2d" : "",
              passed ? "counts equal" : "FAILED", passed && h->sums ? ", sums within bound" : "");

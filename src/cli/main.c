@@ -21,6 +21,7 @@ static void usage(FILE *out)
         "  dot A B     dot product of two vectors (files, or --gen)\n"
         "  rms A B     rms, max and relative size of a - b\n"
         "  stats A     one-pass statistics of a vector\n"
+        "  hist A      histogram with numpy's bins, binned sums, 2-D histogram\n"
         "  mc          Monte Carlo mean and integral over a box or N(0, I)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
