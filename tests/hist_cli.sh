@@ -52,6 +52,23 @@ check "--gen uniform, 256 bins, --check" test "$rc" -eq 0
 run "$G" hist --gen=normal --n=20000 --bins=3,5 --check --device=cpu
 check "--gen normal, 2-D, default ranges, --check" test "$rc" -eq 0
 
+# --plot: gnuplot is found on PATH at run time; a stand-in records its script
+mkdir "$d/bin" "$d/nobin"
+printf '#!/bin/sh\ncat >"%s/script.gp"\n' "$d" >"$d/bin/gnuplot"
+chmod +x "$d/bin/gnuplot"
+run env PATH="$d/bin:$PATH" "$G" hist "$d/x.txt" --bins=2 --range=0:1 --plot="$d/h.svg" --device=cpu
+check "--plot: gnuplot gets the svg terminal, the file and the two bars (centre, count, width)" \
+  sh -c '[ "$1" -eq 0 ] && grep -q "^set terminal svg" "$0" && grep -q "^set output .*h.svg.$" "$0" &&
+         grep -q "^0.25 3 0.5$" "$0" && grep -q "^0.75 2 0.5$" "$0" && grep -q "^e$" "$0"' "$d/script.gp" "$rc"
+run env PATH="$d/bin:$PATH" "$G" hist "$d/x2.txt" "$d/y2.txt" --bins=2,2 --range=0:1,0:1 --plot="$d/h.png" --device=cpu
+check "--plot 2-D: pngcairo, a heat map of the cells" \
+  sh -c '[ "$1" -eq 0 ] && grep -q "^set terminal pngcairo" "$0" && grep -q "with image" "$0" && grep -q "^0.75 0.75 1$" "$0"' \
+  "$d/script.gp" "$rc"
+run env PATH="$d/nobin" "$G" hist "$d/x.txt" --bins=2 --plot="$d/h.svg" --device=cpu
+check "--plot without gnuplot on PATH: exit 2, one line saying so" \
+  sh -c '[ "$1" -eq 2 ] && [ -z "$2" ] && printf "%s\n" "$0" | grep -q "^gpuquad: --plot=.*gnuplot was not found on PATH"' "$err" "$rc" "$out"
+expect_usage "--plot to another kind of file" "expected a FILE.png or FILE.svg" hist "$d/x.txt" --bins=2 --plot="$d/h.pdf" --device=cpu
+
 expect_usage "--bins=0" "--bins=0" hist "$d/x.txt" --bins=0 --device=cpu
 expect_usage "--bins=-3" "--bins=-3" hist "$d/x.txt" --bins=-3 --device=cpu
 expect_usage "no --bins" "--bins=K is required" hist "$d/x.txt" --device=cpu

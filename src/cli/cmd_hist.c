@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "lib/io/reader.h" /* the library's whole-input reader (libgpuquad) */
+#include "hist_plot.h"
 #include "numparse.h"
-#include "cli.h"
 
 void usage_hist(FILE *out)
 {
@@ -47,6 +47,8 @@ void usage_hist(FILE *out)
         "                       count differs or a sum is beyond its bound\n"
         "  --csv                one row per bin (and under, over, nan) instead of the table\n"
         "  --json               one JSON object instead of the table\n"
+        "  --plot=FILE          also draw it into FILE.png or FILE.svg with gnuplot (found on\n"
+        "                       PATH at run time; without it, exit 2)\n"
         "  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
@@ -54,7 +56,7 @@ void usage_hist(FILE *out)
 }
 
 typedef struct {
-  const char *bins, *range, *values, *sum, *method, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
+  const char *bins, *range, *values, *sum, *method, *plot, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
   int check, csv, json, help;
 } hist_options;
 
@@ -413,9 +415,12 @@ static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, c
       printf("  backend      %s\n", gq_context_device_name(ctx));
     printf("  time         %.4g ms (histogram), %.4g ms wall\n", h->kernel_ms, cli_wall_ms() - t0);
   }
+  const int plotted = o->plot ? hist_plot(h, o->plot) : EXIT_OK;
   gq_hist_free(h);
   gq_hist_free(ref);
   gq_hist_free(abs_ref);
+  if (plotted != EXIT_OK)
+    return plotted;
   if (!passed)
     return cli_error(EXIT_CHECK, "%s", why);
   return EXIT_OK;
@@ -435,6 +440,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
+    {"plot", OPT_VALUE, &o.plot, NULL, 0},
   };
   const char *paths[2];
   int npaths;
@@ -460,6 +466,8 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     return cli_error(EXIT_USAGE, "--sum goes with --values");
   if (o.values && dims == 2)
     return cli_error(EXIT_USAGE, "--values: binned sums are one-dimensional (one --bins)");
+  if (o.plot && (rc = hist_plot_check(o.plot)) != EXIT_OK)
+    return rc;
   if (o.range) { /* bad input before any data is read */
     double lo[2], hi[2];
     rc = parse_range(o.range, dims, lo, hi);
