@@ -296,11 +296,11 @@ static void test_merge_reset(void)
   gq_hist_create(&a, 50, 0, 1, GQ_HIST_COUNTS);
   gq_hist_create(&b, 50, 0, 1, GQ_HIST_COUNTS);
   gq_hist_accumulate(ctx, whole, N, dx, NULL, NULL, GQ_HIST_AUTO);
-  gq_hist_accumulate(ctx, a, 1000, dx, NULL, NULL, GQ_HIST_AUTO);
-  gq_hist_accumulate(ctx, b, N - 1000, dx + 1000, NULL, NULL, GQ_HIST_AUTO);
+  gq_hist_accumulate(ctx, a, 1001, dx, NULL, NULL, GQ_HIST_AUTO); /* under a tile */
+  gq_hist_accumulate(ctx, b, N - 1001, dx + 1001, NULL, NULL, GQ_HIST_AUTO); /* not 16-byte aligned */
   char why[160];
   tap_ok(gq_hist_merge(a, b) == GQ_SUCCESS && same_counts(a, whole, why, sizeof why) && a->total == N,
-         "two chunks merged equal one pass %s", why);
+         "two chunks (one under a tile, one misaligned) merged equal one pass %s", why);
   memset(a->counts, 0xff, a->cells * sizeof *a->counts);
   a->under = a->over = a->nan = a->total = GQ_POISON;
   gq_hist_reset(a);

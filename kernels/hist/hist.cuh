@@ -30,6 +30,7 @@ struct Args {
   size_t n;
   gq_hist_axis ax, ay; // ay unused in 1-D
   int dims;
+  bool vector;                // x, y and values 16-byte aligned (enqueue sets it)
   unsigned keys;
   unsigned long long *counts; // keys
   double *sums, *errs;        // keys each, or nullptr (sums only / counts only)
