@@ -344,6 +344,22 @@ static void test_hostile(void)
              gq_hist_method_name(GQ_HIST_NMETHODS) == NULL,
          "method names parse, others are GQ_EINVAL");
   tap_ok(isnan(gq_hist_edge(h, 0, 5)) && isnan(gq_hist_edge(h, 1, 0)), "an edge past K or an axis past dims is NaN");
+  gq_hist *ref = (gq_hist *)1;
+  tap_ok(gq_hist_accumulate(NULL, h, 1, &one, NULL, &one, GQ_HIST_AUTO) == GQ_EINVAL &&
+             gq_hist_accumulate(ctx, NULL, 1, &one, NULL, &one, GQ_HIST_AUTO) == GQ_EINVAL &&
+             gq_hist_accumulate(ctx, h, 1, NULL, NULL, &one, GQ_HIST_AUTO) == GQ_EINVAL &&
+             gq_hist_merge(NULL, h) == GQ_EINVAL && gq_hist_merge(h, NULL) == GQ_EINVAL && gq_hist_reset(NULL) == GQ_EINVAL &&
+             gq_hist_bin(NULL, 0, 0.5) == UINT32_MAX && isnan(gq_hist_edge(NULL, 0, 0)) &&
+             gq_hist_method_for(NULL, h) == GQ_HIST_AUTO && gq_hist_method_parse(NULL, &m) == GQ_EINVAL &&
+             gq_hist_reference(NULL, 1, &one, NULL, &one, &ref, NULL) == GQ_EINVAL &&
+             gq_hist_reference(h, 1, NULL, NULL, &one, &ref, NULL) == GQ_EINVAL && ref == NULL &&
+             gq_hist_check(NULL, h, NULL, NULL) == GQ_EINVAL && gq_hist_check(h, NULL, NULL, NULL) == GQ_EINVAL,
+         "NULL arguments are GQ_EINVAL (or the neutral value), never a crash");
+  gq_hist *two = NULL;
+  gq_hist2d_create(&two, 2, 0, 1, 2, 0, 1);
+  tap_ok(gq_hist_accumulate(ctx, two, 1, &one, NULL, NULL, GQ_HIST_AUTO) == GQ_EINVAL, "2-D without y is GQ_EINVAL");
+  tap_ok(gq_hist_create(&ref, 4, 0, 1e-320, GQ_HIST_COUNTS) == GQ_EINVAL, "a range too narrow for K bins is GQ_EINVAL");
+  gq_hist_free(two);
   gq_hist_free(h);
   gq_hist_free(NULL);
 }
