@@ -69,6 +69,18 @@ check "--plot without gnuplot on PATH: exit 2, one line saying so" \
   sh -c '[ "$1" -eq 2 ] && [ -z "$2" ] && printf "%s\n" "$0" | grep -q "^gpuquad: --plot=.*gnuplot was not found on PATH"' "$err" "$rc" "$out"
 expect_usage "--plot to another kind of file" "expected a FILE.png or FILE.svg" hist "$d/x.txt" --bins=2 --plot="$d/h.pdf" --device=cpu
 
+# --f: an expression over integrate's grid (x_i = i/10 on [0, 1], 11 points)
+run "$G" hist --f='x^2' --n=10 --bins=4 --range=0:1 --json --check --device=cpu
+check "--f=x^2 on 11 grid points: counts 5, 3, 1, 2, check passes" \
+  sh -c 'printf "%s\n" "$0" | grep -q "\"n\": 11, .*\"counts\": \[5, 3, 1, 2\]" && printf "%s\n" "$0" | grep -q "\"check\": \"passed\""' "$out"
+run "$G" hist --f='1/x' --a=0 --b=1 --n=100 --bins=4 --range=0:10 --csv --device=cpu
+check "--f=1/x: the infinity at 0 counts as over" sh -c 'printf "%s\n" "$0" | grep -q "^over,,,10$"' "$out"
+run "$G" hist --f='x+' --bins=4 --device=cpu
+check "--f that does not parse: exit 2, the message and a caret" \
+  sh -c '[ "$1" -eq 2 ] && printf "%s\n" "$0" | head -1 | grep -q "^gpuquad: --f: expected" && printf "%s\n" "$0" | grep -q "^ *^$"' "$err" "$rc"
+expect_usage "--a without --f" "--a and --b go with --f" hist "$d/x.txt" --a=1 --bins=4 --device=cpu
+expect_usage "--f with --gen" "choose one source" hist --f=x --gen=uniform --bins=4 --device=cpu
+
 expect_usage "--bins=0" "--bins=0" hist "$d/x.txt" --bins=0 --device=cpu
 expect_usage "--bins=-3" "--bins=-3" hist "$d/x.txt" --bins=-3 --device=cpu
 expect_usage "no --bins" "--bins=K is required" hist "$d/x.txt" --device=cpu

@@ -18,6 +18,7 @@ void usage_hist(FILE *out)
   fputs("Usage: gpuquad hist DATA --bins=K [--range=LO:HI] [OPTION]...\n"
         "       gpuquad hist X Y --bins=KX,KY [--range=XLO:XHI,YLO:YHI] [OPTION]...\n"
         "       gpuquad hist --gen=KIND --n=N --bins=K [OPTION]...\n"
+        "       gpuquad hist --f=EXPR [--a=A --b=B --n=N] --bins=K [OPTION]...\n"
         "A histogram of K equal bins on [LO, HI] as numpy.histogram makes it: bin k is\n"
         "[e_k, e_k+1) with the edges of numpy.linspace(LO, HI, K + 1), the last bin\n"
         "closed (HI counts in bin K - 1); values on an edge land where numpy puts them.\n"
@@ -41,6 +42,10 @@ void usage_hist(FILE *out)
         "  --gen=KIND           no files: generate uniform, normal or linspace data on\n"
         "                       the device (with --n=N, --seed=S; Y with seed S + 1)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
+        "  --f=EXPR             no files: the values of an expression in x (or a built-in)\n"
+        "                       at the N + 1 points a + i (b - a)/N of integrate's grid,\n"
+        "                       evaluated on the host (--a, --b default 0, 1; --n 1e6)\n"
+        "  --a=A, --b=B         the grid's ends for --f\n"
         "Run and output:\n"
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
         "  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
@@ -56,7 +61,7 @@ void usage_hist(FILE *out)
 }
 
 typedef struct {
-  const char *bins, *range, *values, *sum, *method, *plot, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
+  const char *bins, *range, *values, *sum, *method, *plot, *f, *a, *b, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
   int check, csv, json, help;
 } hist_options;
 
@@ -175,6 +180,43 @@ static int read_files(const hist_options *o, hist_data *d)
     d->n = n;
   }
   return EXIT_OK;
+}
+
+/* --f: f(x_i) at x_i = fma(i, h, a), i = 0..n, x_n = b (gq_integrate_rule's
+ * grid), evaluated on the host in double, as the expression's host
+ * evaluator gives them. */
+static int evaluate_grid(const hist_options *o, hist_data *d)
+{
+  char err[256];
+  gq_integrand *f = NULL;
+  gq_parse_error perr;
+  if (gq_integrand_parse(o->f, NULL, 0, 1, &f, &perr) != GQ_SUCCESS)
+    return cli_parse_error(o->f, NULL, &perr);
+  double a, b;
+  gq_integrand_limits(f, &a, &b);
+  uint64_t n = 1000000;
+  int rc = EXIT_OK;
+  if (o->a && gq_parse_real(o->a, &a, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--a=%s: %s", o->a, err);
+  else if (o->b && gq_parse_real(o->b, &b, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--b=%s: %s", o->b, err);
+  else if (o->n && gq_parse_count(o->n, UINT64_C(1) << 30, &n, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
+  else if (!isfinite(b - a))
+    rc = cli_error(EXIT_USAGE, "--a, --b: b - a is beyond the double range");
+  else if (!(d->host[0] = malloc(((size_t)n + 1) * sizeof(double))))
+    rc = cli_error(EXIT_RUNTIME, "out of host memory for %llu values", (unsigned long long)n + 1);
+  if (rc == EXIT_OK) {
+    const double h = (b - a) / (double)n;
+    for (uint64_t i = 0; i < n; i++)
+      d->host[0][i] = gq_integrand_eval(f, fma((double)i, h, a));
+    d->host[0][n] = gq_integrand_eval(f, b);
+    d->n = (size_t)n + 1;
+    d->names[0] = o->f;
+    d->format = "expression";
+  }
+  gq_integrand_free(f);
+  return rc;
 }
 
 /* Files into the context's memory; generated data made there (and copied
@@ -440,7 +482,8 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
-    {"plot", OPT_VALUE, &o.plot, NULL, 0},
+    {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},
+    {"a", OPT_VALUE, &o.a, NULL, 0},           {"b", OPT_VALUE, &o.b, NULL, 0},
   };
   const char *paths[2];
   int npaths;
@@ -477,11 +520,23 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   hist_data d;
   memset(&d, 0, sizeof d);
   d.inputs = dims;
-  if (o.gen) {
+  if ((o.a || o.b) && !o.f)
+    return cli_error(EXIT_USAGE, "--a and --b go with --f");
+  if (o.gen && o.f)
+    return cli_error(EXIT_USAGE, "--gen and --f: choose one source");
+  if (o.gen || o.f) {
     if (npaths > 0)
-      return cli_error(EXIT_USAGE, "--gen replaces the input files (got '%s')", paths[0]);
+      return cli_error(EXIT_USAGE, "--%s replaces the input files (got '%s')", o.gen ? "gen" : "f", paths[0]);
     if (o.values)
-      return cli_error(EXIT_USAGE, "--values needs data files, not --gen");
+      return cli_error(EXIT_USAGE, "--values needs data files, not --%s", o.gen ? "gen" : "f");
+    if (o.f && dims == 2)
+      return cli_error(EXIT_USAGE, "--f gives one input: one --bins");
+    if (o.f && o.seed)
+      return cli_error(EXIT_USAGE, "--seed goes with --gen");
+    if (o.f && (rc = evaluate_grid(&o, &d)) != EXIT_OK) {
+      free_data(NULL, &d);
+      return rc;
+    }
   } else {
     if (o.n || o.seed)
       return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
