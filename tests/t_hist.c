@@ -283,6 +283,40 @@ static void test_sums(void)
   free(v);
 }
 
+/* Values that are not finite: a bin with +inf sums to +inf (not the NaN of
+ * TwoSum's error term), one with NaN or with both infinities to NaN, others
+ * stay exact. */
+static void test_sums_nonfinite(void)
+{
+  enum { N = 4000 };
+  double *x = malloc(N * sizeof *x), *v = malloc(N * sizeof *v);
+  for (size_t i = 0; i < N; i++) {
+    x[i] = (double)(i % 4) / 4 + 0.125; /* bins 0..3 of 4 on [0, 1] */
+    v[i] = 1.0;
+  }
+  v[1] = INFINITY;                    /* bin 1: +inf     */
+  v[2] = NAN;                         /* bin 2: NaN      */
+  v[3] = INFINITY, v[7] = -INFINITY;  /* bin 3: inf - inf */
+  double *dx = place(N, x, 0.0), *dv = place(N, v, 1.0);
+  for (int kind = GQ_HIST_SUMS; kind <= GQ_HIST_SUMS_COMPENSATED; kind++)
+    for (int m = 0; m < methods(); m++) {
+      gq_hist *h = NULL;
+      gq_hist_create(&h, 4, 0.0, 1.0, (gq_hist_kind)kind);
+      const int status = gq_hist_accumulate(ctx, h, N, dx, NULL, dv, (gq_hist_method)m);
+      double s[4];
+      for (int k = 0; k < 4; k++)
+        s[k] = h->sums[k] + h->sums_err[k];
+      tap_ok(status == GQ_SUCCESS && s[0] == N / 4 && s[1] == INFINITY && isnan(s[2]) && isnan(s[3]),
+             "%s sums, method %s: 1000, +inf, NaN (a NaN value), NaN (inf - inf): %g %g %g %g",
+             kind == GQ_HIST_SUMS ? "plain" : "compensated", gq_hist_method_name((gq_hist_method)m), s[0], s[1], s[2], s[3]);
+      gq_hist_free(h);
+    }
+  gq_free(ctx, dx);
+  gq_free(ctx, dv);
+  free(x);
+  free(v);
+}
+
 /* Two chunks merged equal one pass; reset clears every word (poisoned first). */
 static void test_merge_reset(void)
 {
@@ -373,6 +407,7 @@ int main(int argc, char **argv)
   test_counts();
   test_2d();
   test_sums();
+  test_sums_nonfinite();
   test_merge_reset();
   test_hostile();
   gq_context_free(ctx);

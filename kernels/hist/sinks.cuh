@@ -14,7 +14,7 @@
 #ifndef GQ_HIST_SINKS_CUH
 #define GQ_HIST_SINKS_CUH
 
-#include "../../src/lib/compensated.h"
+#include "../../src/lib/hist_bin.h" /* gq_hist_sum_add */
 
 namespace gq {
 namespace hist {
@@ -29,7 +29,8 @@ __device__ __forceinline__ void compensated_add(double *hi, double *lo, double v
   double err;
   do {
     expected = seen;
-    const double s = gq_two_sum(__longlong_as_double((long long)expected), v, &err);
+    err = 0.0;
+    const double s = gq_hist_sum_add(__longlong_as_double((long long)expected), v, &err);
     seen = atomicCAS(bits, expected, (unsigned long long)__double_as_longlong(s));
   } while (seen != expected);
   if (err != 0.0)

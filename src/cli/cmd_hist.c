@@ -395,7 +395,8 @@ static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, in
   json_end(&w);
 }
 
-static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, const uint32_t bins[2], double t0)
+static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, const uint32_t bins[2],
+               gq_hist_method method, double t0)
 {
   int rc = place_data(ctx, o, d);
   if (rc != EXIT_OK)
@@ -410,9 +411,6 @@ static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, c
   gq_hist_kind kind = GQ_HIST_COUNTS;
   if (o->values)
     kind = o->sum && strcmp(o->sum, "compensated") == 0 ? GQ_HIST_SUMS_COMPENSATED : GQ_HIST_SUMS;
-  gq_hist_method method = GQ_HIST_AUTO;
-  if (o->method && gq_hist_method_parse(o->method, &method) != GQ_SUCCESS)
-    return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o->method);
   gq_hist *h = NULL, *ref = NULL, *abs_ref = NULL;
   int status = dims == 2 ? gq_hist2d_create(&h, bins[0], lo[0], hi[0], bins[1], lo[1], hi[1])
                          : gq_hist_create(&h, bins[0], lo[0], hi[0], kind);
@@ -509,6 +507,9 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     return cli_error(EXIT_USAGE, "--sum goes with --values");
   if (o.values && dims == 2)
     return cli_error(EXIT_USAGE, "--values: binned sums are one-dimensional (one --bins)");
+  gq_hist_method method = GQ_HIST_AUTO;
+  if (o.method && gq_hist_method_parse(o.method, &method) != GQ_SUCCESS)
+    return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o.method);
   if (o.plot && (rc = hist_plot_check(o.plot)) != EXIT_OK)
     return rc;
   if (o.range) { /* bad input before any data is read */
@@ -555,7 +556,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   gq_context *ctx = NULL;
   rc = cli_open_context(o.device ? o.device : "auto", o.json || o.csv, &ctx);
   if (rc == EXIT_OK)
-    rc = run(ctx, &o, &d, dims, bins, t0);
+    rc = run(ctx, &o, &d, dims, bins, method, t0);
   free_data(ctx, &d);
   gq_context_free(ctx);
   return rc;

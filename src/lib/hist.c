@@ -141,11 +141,9 @@ static void merge_totals(gq_hist *h, const uint64_t *counts, const double *sums,
   for (size_t k = 0; k < h->cells; k++) {
     h->counts[k] += counts[k];
     if (h->sums) {
-      gq_csum acc = {h->sums[k], h->sums_err[k]};
-      const gq_csum part = {sums[k], errs ? errs[k] : 0.0};
-      gq_csum_merge(&acc, part);
-      h->sums[k] = acc.s;
-      h->sums_err[k] = acc.c;
+      double err = h->sums_err[k] + (errs ? errs[k] : 0.0);
+      h->sums[k] = gq_hist_sum_add(h->sums[k], sums[k], &err);
+      h->sums_err[k] = h->sums[k] - h->sums[k] == 0.0 ? err : 0.0; /* an infinite sum carries itself */
     }
   }
   h->under += extra[GQ_HIST_UNDER];

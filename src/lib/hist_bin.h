@@ -101,4 +101,18 @@ GQ_HD uint32_t gq_hist_key2(const gq_hist_axis *ax, const gq_hist_axis *ay, doub
   return i * ay->bins + j;
 }
 
+/* A bin's sum plus v as TwoSum: the rounded sum, and its exact error added
+ * to *err.  Where the sum is not finite (an infinite value, or an overflow)
+ * TwoSum's error is NaN; the sum itself then carries the result, so the
+ * error is left as it is and an infinity stays an infinity, as a plain sum
+ * would give it. */
+GQ_HD double gq_hist_sum_add(double sum, double v, double *err)
+{
+  double e;
+  const double s = gq_two_sum(sum, v, &e);
+  if (s - s == 0.0) /* finite */
+    *err += e;
+  return s;
+}
+
 #endif

@@ -51,11 +51,8 @@ int gq_cpu_hist(const gq_hist_problem *p, gq_hist_out *out)
     for (size_t i = first; i < last; i++) {
       const uint32_t k = key_at(p, i);
       counts[k]++;
-      if (values) {
-        double e;
-        sums[k] = gq_two_sum(sums[k], p->values[i], &e);
-        errs[k] += e;
-      }
+      if (values)
+        sums[k] = gq_hist_sum_add(sums[k], p->values[i], &errs[k]);
     }
   }
   for (size_t t = 0; t < team; t++) {
@@ -64,14 +61,14 @@ int gq_cpu_hist(const gq_hist_problem *p, gq_hist_out *out)
     for (size_t k = 0; k < keys; k++) {
       out->counts[k] += counts[k];
       if (values) {
-        gq_csum acc = {out->sums[k], out->errs ? out->errs[k] : 0.0};
-        const gq_csum part = {sums[k], errs[k]};
-        gq_csum_merge(&acc, part);
-        out->sums[k] = acc.s;
-        if (out->errs)
-          out->errs[k] = acc.c;
-        else
-          out->sums[k] = acc.s + acc.c;
+        double err = (out->errs ? out->errs[k] : 0.0) + errs[k];
+        const double sum = gq_hist_sum_add(out->sums[k], sums[k], &err);
+        if (out->errs) {
+          out->sums[k] = sum;
+          out->errs[k] = err;
+        } else {
+          out->sums[k] = sum - sum == 0.0 ? sum + err : sum; /* the plain kind: one double */
+        }
       }
     }
   }
