@@ -11,7 +11,8 @@
 // two, so CUB's bins and numpy's coincide).  Then binned sums at 256 bins
 // (plain double atomics and the TwoSum-by-atomicCAS compensated sum), with
 // dyadic values whose every partial sum is exact, so all methods must agree
-// to the bit (on at most 2^24 elements).  Times: CUDA events around the memset of the totals and the
+// to the bit (on at most 2^24 elements).  On sm_90 the cluster method at
+// 65536 bins is also timed with each cluster size (2, 4, 8 blocks).  Times: CUDA events around the memset of the totals and the
 // launches (CUB zeroes its own output), 2 warm-ups, the median of REPS.
 //
 // Usage: bench_hist [N] [REPS]   (REPS default 9, at least 5)
@@ -179,6 +180,41 @@ int main(int argc, char **argv)
         r.cub_us = cub.median;
         if (method == GQ_HIST_GLOBAL || plan.method == method)
           table.push_back(r);
+      }
+    }
+
+  // The cluster's size at 65536 bins (uniform and hot): plan() takes the
+  // smallest of 2, 4, 8 whose slices fit half a multiprocessor's shared
+  // memory; each size that fits the opt-in limit is timed here, so that the
+  // choice can follow the measurement.
+  if (dev.cc_major >= 9)
+    for (int dist : {UNIFORM, HOT}) {
+      const unsigned bins = 65536;
+      fill<<<1024, 256, 0, s>>>(x, n, dist, bins);
+      CHECK(cudaGetLastError());
+      for (unsigned c = 2; c <= 8; c *= 2) {
+        gq::hist::Plan plan;
+        gq::hist::Args a{};
+        a.x = x;
+        a.n = n;
+        a.ax = gq_hist_axis_make(bins, 0.0, 1.0);
+        a.dims = 1;
+        a.keys = bins + GQ_HIST_EXTRA_KEYS;
+        a.counts = t.counts;
+        if (gq::hist::plan_cluster(dev, GQ_HIST_CLUSTER, a.keys, 0, c, &plan) != GQ_SUCCESS) {
+          printf("%-8s  65536 bins  cluster of %u: %s\n", dist_names[dist], c, gq_last_error());
+          continue;
+        }
+        auto ours = [&] {
+          CHECK(cudaMemsetAsync(t.counts, 0, a.keys * sizeof(unsigned long long), s));
+          if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
+            fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+            exit(1);
+          }
+        };
+        const Stat st = time_events(s, e0, e1, reps, ours);
+        printf("%-8s  65536 bins  cluster of %u blocks, %zu KiB each, grid %u  %9.1f us  %6.2f G updates/s\n",
+               dist_names[dist], c, plan.smem >> 10, plan.grid, st.median, n * 1e-3 / st.median);
       }
     }
 

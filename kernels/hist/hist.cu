@@ -234,23 +234,17 @@ int method_for(const Device &d, unsigned keys, int sum)
   return cluster_size(d, keys, sum) ? GQ_HIST_CLUSTER : GQ_HIST_GLOBAL;
 }
 
-int plan(const Device &d, int method, unsigned keys, int sum, Plan *p)
+int plan_cluster(const Device &d, int method, unsigned keys, int sum, unsigned cluster, Plan *p)
 {
-  if (method == GQ_HIST_AUTO)
-    method = method_for(d, keys, sum);
-  const bool fits = (size_t)keys * bytes_per_key(sum) <= smem_budget(d);
-  if ((method == GQ_HIST_SHARED || method == GQ_HIST_MATCH || method == GQ_HIST_BALLOT) && !fits)
-    method = GQ_HIST_CLUSTER;
-  const unsigned cluster = method == GQ_HIST_CLUSTER ? cluster_size(d, keys, sum) : 1;
-  if (cluster == 0)
-    method = GQ_HIST_GLOBAL;
+  if (method == GQ_HIST_CLUSTER && (d.cc_major < 9 || cluster < 1 || cluster > MAX_CLUSTER))
+    return gq_fail(GQ_EINVAL, "histogram: no cluster of %u blocks on this device", cluster);
   p->method = method;
   p->sum = sum;
   p->block = BLOCK;
   p->cluster = method == GQ_HIST_CLUSTER ? cluster : 1;
-  p->smem = method == GQ_HIST_GLOBAL ? 0
-            : method == GQ_HIST_CLUSTER ? (size_t)((keys + cluster - 1) / cluster) * bytes_per_key(sum)
-                                        : (size_t)keys * bytes_per_key(sum);
+  p->smem = method == GQ_HIST_GLOBAL ? 0 : (size_t)((keys + p->cluster - 1) / p->cluster) * bytes_per_key(sum);
+  if (p->smem > d.smem_optin)
+    return gq_fail(GQ_EINVAL, "histogram: %zu bytes of bins per block exceed the device's %zu", p->smem, d.smem_optin);
   // every dims' kernel of this method and sum: the attribute is per kernel
   for (int dims = 1; dims <= 2; dims++) {
     const void *kernel = kernel_of(method, sum, dims);
@@ -278,6 +272,19 @@ int plan(const Device &d, int method, unsigned keys, int sum, Plan *p)
     p->grid = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)d.sms;
   }
   return GQ_SUCCESS;
+}
+
+int plan(const Device &d, int method, unsigned keys, int sum, Plan *p)
+{
+  if (method == GQ_HIST_AUTO)
+    method = method_for(d, keys, sum);
+  const bool fits = (size_t)keys * bytes_per_key(sum) <= smem_budget(d);
+  if ((method == GQ_HIST_SHARED || method == GQ_HIST_MATCH || method == GQ_HIST_BALLOT) && !fits)
+    method = GQ_HIST_CLUSTER;
+  const unsigned cluster = method == GQ_HIST_CLUSTER ? cluster_size(d, keys, sum) : 1;
+  if (cluster == 0)
+    method = GQ_HIST_GLOBAL;
+  return plan_cluster(d, method, keys, sum, cluster ? cluster : 1, p);
 }
 
 int enqueue(const Plan &p, const Args &args, cudaStream_t stream)

@@ -54,6 +54,11 @@ int method_for(const Device &d, unsigned keys, int sum);
 // beyond a block's shared memory become CLUSTER, and CLUSTER before sm_90
 // or beyond 8 blocks' shared memory GLOBAL: plan->method says what runs.
 int plan(const Device &d, int method, unsigned keys, int sum, Plan *plan);
+// The plan of `method` (not AUTO) as it stands, CLUSTER with `cluster` blocks
+// (1 .. 8; others ignore it): plan()'s last step, and the bench's sweep of
+// cluster sizes.  GQ_EINVAL where a block's bins exceed its shared memory,
+// or no such cluster runs here.
+int plan_cluster(const Device &d, int method, unsigned keys, int sum, unsigned cluster, Plan *plan);
 // Enqueue the pass on `stream` (launches of at most MAX_LAUNCH_ELEMENTS).
 int enqueue(const Plan &plan, const Args &a, cudaStream_t stream);
 
