@@ -85,6 +85,36 @@ struct Totals {
   unsigned keys;
 };
 
+// One 1-D pass over x into t's totals (sums when values is not null).
+gq::hist::Args args_for(const double *x, const double *values, size_t n, unsigned bins, const Totals &t, int sum)
+{
+  gq::hist::Args a{};
+  a.x = x;
+  a.values = values;
+  a.n = n;
+  a.ax = gq_hist_axis_make(bins, 0.0, 1.0);
+  a.dims = 1;
+  a.keys = bins + GQ_HIST_EXTRA_KEYS;
+  a.counts = t.counts;
+  a.sums = sum ? t.sums : nullptr;
+  a.errs = sum == 2 ? t.errs : nullptr;
+  return a;
+}
+
+// The timed unit: zero the totals the pass writes, enqueue it.
+void run_pass(const gq::hist::Plan &plan, const gq::hist::Args &a, cudaStream_t s)
+{
+  CHECK(cudaMemsetAsync(a.counts, 0, a.keys * sizeof(unsigned long long), s));
+  if (a.sums)
+    CHECK(cudaMemsetAsync(a.sums, 0, a.keys * sizeof(double), s));
+  if (a.errs)
+    CHECK(cudaMemsetAsync(a.errs, 0, a.keys * sizeof(double), s));
+  if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
+    fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+    exit(1);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -143,24 +173,12 @@ int main(int argc, char **argv)
              cub.median, n * 8e-3 / cub.median, n * 1e-3 / cub.median);
       for (int method = GQ_HIST_GLOBAL; method < GQ_HIST_NMETHODS; method++) {
         gq::hist::Plan plan;
-        gq::hist::Args a{};
-        a.x = x;
-        a.n = n;
-        a.ax = gq_hist_axis_make(bins, 0.0, 1.0);
-        a.dims = 1;
-        a.keys = bins + GQ_HIST_EXTRA_KEYS;
-        a.counts = t.counts;
+        const gq::hist::Args a = args_for(x, nullptr, n, bins, t, 0);
         if (gq::hist::plan(dev, method, a.keys, 0, &plan) != GQ_SUCCESS) {
           fprintf(stderr, "bench_hist: %s\n", gq_last_error());
           return 1;
         }
-        auto ours = [&] {
-          CHECK(cudaMemsetAsync(t.counts, 0, a.keys * sizeof(unsigned long long), s));
-          if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
-            fprintf(stderr, "bench_hist: %s\n", gq_last_error());
-            exit(1);
-          }
-        };
+        auto ours = [&] { run_pass(plan, a, s); };
         ours();
         std::vector<unsigned long long> got(a.keys);
         CHECK(cudaStreamSynchronize(s));
@@ -194,24 +212,12 @@ int main(int argc, char **argv)
       CHECK(cudaGetLastError());
       for (unsigned c = 2; c <= 8; c *= 2) {
         gq::hist::Plan plan;
-        gq::hist::Args a{};
-        a.x = x;
-        a.n = n;
-        a.ax = gq_hist_axis_make(bins, 0.0, 1.0);
-        a.dims = 1;
-        a.keys = bins + GQ_HIST_EXTRA_KEYS;
-        a.counts = t.counts;
+        const gq::hist::Args a = args_for(x, nullptr, n, bins, t, 0);
         if (gq::hist::plan_cluster(dev, GQ_HIST_CLUSTER, a.keys, 0, c, &plan) != GQ_SUCCESS) {
           printf("%-8s  65536 bins  cluster of %u: %s\n", dist_names[dist], c, gq_last_error());
           continue;
         }
-        auto ours = [&] {
-          CHECK(cudaMemsetAsync(t.counts, 0, a.keys * sizeof(unsigned long long), s));
-          if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
-            fprintf(stderr, "bench_hist: %s\n", gq_last_error());
-            exit(1);
-          }
-        };
+        auto ours = [&] { run_pass(plan, a, s); };
         const Stat st = time_events(s, e0, e1, reps, ours);
         printf("%-8s  65536 bins  cluster of %u blocks, %zu KiB each, grid %u  %9.1f us  %6.2f G updates/s\n",
                dist_names[dist], c, plan.smem >> 10, plan.grid, st.median, n * 1e-3 / st.median);
@@ -231,34 +237,18 @@ int main(int argc, char **argv)
     for (int sum = 1; sum <= 2; sum++)
       for (int method = GQ_HIST_GLOBAL; method < GQ_HIST_NMETHODS; method++) {
         gq::hist::Plan plan;
-        gq::hist::Args a{};
-        a.x = x;
-        a.values = values;
-        a.n = ns;
-        a.ax = gq_hist_axis_make(256, 0.0, 1.0);
-        a.dims = 1;
-        a.keys = 256 + GQ_HIST_EXTRA_KEYS;
-        a.counts = t.counts;
-        a.sums = t.sums;
-        a.errs = sum == 2 ? t.errs : nullptr;
+        const gq::hist::Args a = args_for(x, values, ns, 256, t, sum);
         if (gq::hist::plan(dev, method, a.keys, sum, &plan) != GQ_SUCCESS) {
           fprintf(stderr, "bench_hist: %s\n", gq_last_error());
           return 1;
         }
-        auto ours = [&] {
-          CHECK(cudaMemsetAsync(t.counts, 0, a.keys * sizeof(unsigned long long), s));
-          CHECK(cudaMemsetAsync(t.sums, 0, a.keys * sizeof(double), s));
-          CHECK(cudaMemsetAsync(t.errs, 0, a.keys * sizeof(double), s));
-          if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
-            fprintf(stderr, "bench_hist: %s\n", gq_last_error());
-            exit(1);
-          }
-        };
+        auto ours = [&] { run_pass(plan, a, s); };
         ours();
-        std::vector<double> sums(a.keys), errs(a.keys);
+        std::vector<double> sums(a.keys), errs(a.keys, 0.0);
         CHECK(cudaStreamSynchronize(s));
         CHECK(cudaMemcpy(sums.data(), t.sums, a.keys * sizeof(double), cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(errs.data(), t.errs, a.keys * sizeof(double), cudaMemcpyDeviceToHost));
+        if (a.errs)
+          CHECK(cudaMemcpy(errs.data(), a.errs, a.keys * sizeof(double), cudaMemcpyDeviceToHost));
         for (unsigned k = 0; k < a.keys; k++)
           sums[k] += errs[k];
         if (first.empty())
@@ -278,7 +268,11 @@ int main(int argc, char **argv)
   printf("  %-28s %10s %10s %8s\n", "distribution bins method", "us", "CUB us", "x CUB");
   for (const Row &r : table)
     printf("  %-28s %10.1f %10.1f %8.2f\n", r.what, r.us, r.cub_us, r.cub_us / r.us);
-  printf("%s\n", failures ? "VERIFICATION FAILED" : "all verified");
+  printf("auto (gq_hist_method_for) picks:");
+  for (unsigned bins : bin_counts)
+    printf(" %u bins -> %s;", bins,
+           gq_hist_method_name((gq_hist_method)gq::hist::method_for(dev, bins + GQ_HIST_EXTRA_KEYS, 0)));
+  printf("\n%s\n", failures ? "VERIFICATION FAILED" : "all verified");
   cudaFree(x);
   cudaFree(values);
   cudaFree(t.counts);
