@@ -747,6 +747,112 @@ typedef struct {
 int gq_integrate_samples(gq_context *ctx, const void *y, const void *x, size_t n, double dx, gq_rule rule,
                          int is_float, gq_samples_result *out);
 
+/* ---- hist ---- */
+/* Histograms and binned sums (gpuquad hist), numpy's bins: K equal bins on
+ * [lo, hi], edges e_k = k ((hi - lo) / K) + lo as numpy.linspace rounds them
+ * (e_K = hi exactly), bin k = [e_k, e_{k+1}), the last bin closed: hi falls in
+ * bin K - 1.  A value's bin is numpy.histogram's: ((x - lo) / (hi - lo)) K
+ * truncated, then moved one bin down or up where x lies across the computed
+ * edges, so every value on an edge lands where numpy puts it, on both
+ * backends.  Values below lo (-inf too) count in `under`, above hi (+inf) in
+ * `over`, NaN in `nan`; none of them enter a bin or a sum.  Two dimensions
+ * (numpy.histogram2d): bins[0] x bins[1] cells, row-major (the x bin first);
+ * a point with a NaN coordinate counts in nan, else one outside its range
+ * counts in under if a coordinate is below its lo, else in over.
+ *
+ * The accumulator holds 64-bit counts on the host; gq_hist_accumulate adds a
+ * chunk of data that lives in the context's memory (device pointers on a
+ * CUDA context, host pointers on a CPU context), so chunks and contexts can
+ * be merged.  Counts are exact on both backends and identical to numpy's and
+ * GSL's.  With values, each bin also sums the values of its elements
+ * (scipy.stats.binned_statistic's sum, and the mean from it). */
+typedef enum {
+  GQ_HIST_AUTO = 0,    /* by the number of bins (gq_hist_method_for)            */
+  GQ_HIST_GLOBAL = 1,  /* one global 64-bit atomic per element                  */
+  GQ_HIST_SHARED = 2,  /* privatised 32-bit bins in each block's shared memory  */
+  GQ_HIST_MATCH = 3,   /* SHARED, warp-aggregated: __match_any_sync finds the
+                          lanes with one key, one leader adds for them           */
+  GQ_HIST_BALLOT = 4,  /* SHARED, warp-aggregated by the ballot/shuffle loop    */
+  GQ_HIST_CLUSTER = 5, /* bins spread over a thread-block cluster's distributed
+                          shared memory (sm_90); GLOBAL on older devices        */
+  GQ_HIST_NMETHODS
+} gq_hist_method;
+
+/* What the bins sum: nothing, values with plain double atomics (each bin's sum
+ * within n_k eps sum |v| of exact, the order unspecified), or values with a
+ * compensated sum whose leading part is replaced by compare-and-swap so that
+ * each addition's exact rounding error is kept (TwoSum) and added apart: the
+ * sum within 2 eps |sum| + n_k eps^2 sum |v|. */
+typedef enum { GQ_HIST_COUNTS = 0, GQ_HIST_SUMS = 1, GQ_HIST_SUMS_COMPENSATED = 2 } gq_hist_kind;
+
+#define GQ_HIST_MAX_BINS (UINT32_C(1) << 26) /* cells, all axes together */
+
+typedef struct {
+  int dims;                  /* 1 or 2                                          */
+  uint32_t bins[2];          /* per axis (bins[1] = 1 in one dimension)         */
+  double lo[2], hi[2];       /* per axis, lo < hi, both finite                  */
+  size_t cells;              /* bins[0] * bins[1]                               */
+  gq_hist_kind kind;
+  uint64_t *counts;          /* cells counts                                    */
+  double *sums, *sums_err;   /* cells each with values (the sum of bin k is
+                                sums[k] + sums_err[k]), NULL for counts        */
+  uint64_t under, over, nan; /* elements in no bin                              */
+  uint64_t total;            /* elements seen                                   */
+  int method;                /* the gq_hist_method that ran last               */
+  double kernel_ms;          /* its time (CUDA events, or CPU time), summed     */
+} gq_hist;
+
+/* A zeroed accumulator of K bins on [lo, hi] (1-D), or kx x ky cells on
+ * [xlo, xhi] x [ylo, yhi] (counts only).  GQ_EINVAL for K = 0, more cells than
+ * GQ_HIST_MAX_BINS, lo >= hi, a limit, hi - lo or K / (hi - lo) not finite
+ * (a range too narrow for K bins), an unknown kind;
+ * *h NULL on failure.  Free with gq_hist_free (NULL is fine). */
+int gq_hist_create(gq_hist **h, uint32_t bins, double lo, double hi, gq_hist_kind kind);
+int gq_hist2d_create(gq_hist **h, uint32_t kx, double xlo, double xhi, uint32_t ky, double ylo, double yhi);
+void gq_hist_free(gq_hist *h);
+/* Zero the counts and sums, keeping the shape. */
+int gq_hist_reset(gq_hist *h);
+/* h += other: counts add, sums merge by TwoSum.  GQ_EINVAL unless the two
+ * have the same dims, bins, limits and kind. */
+int gq_hist_merge(gq_hist *h, const gq_hist *other);
+
+/* Edge k (0 .. bins) of an axis, as numpy.linspace gives it; NaN out of range. */
+double gq_hist_edge(const gq_hist *h, int axis, uint32_t k);
+/* The bin of x on an axis: 0 .. bins - 1, or bins (below lo), bins + 1
+ * (above hi), bins + 2 (NaN); the one computation both backends run. */
+uint32_t gq_hist_bin(const gq_hist *h, int axis, double x);
+
+/* Add n elements: x (and y for 2-D; values, n of them, when kind sums, else
+ * NULL) in the context's memory.  method GQ_HIST_AUTO picks by the cells
+ * (gq_hist_method_for); the CPU ignores the method (private bins per thread,
+ * merged) but records the one asked for.  n = 0 leaves h as it was. */
+int gq_hist_accumulate(gq_context *ctx, gq_hist *h, size_t n, const double *x, const double *y,
+                       const double *values, gq_hist_method method);
+/* The method GQ_HIST_AUTO runs for these cells and kind on this CUDA
+ * context; GQ_HIST_AUTO on a CPU context (it has one method). */
+gq_hist_method gq_hist_method_for(const gq_context *ctx, const gq_hist *h);
+/* "auto", "global", "shared", "match", "ballot", "cluster"; NULL for no method. */
+const char *gq_hist_method_name(gq_hist_method method);
+int gq_hist_method_parse(const char *name, gq_hist_method *method);
+
+/* The reference: GSL's gsl_histogram (gsl_histogram2d in 2-D) with its
+ * ranges set to the edges above, fed the same host data with
+ * gsl_histogram_increment (gsl_histogram_accumulate with values).  GSL's
+ * bins are [r_k, r_{k+1}) with the upper limit excluded, so a value equal to
+ * hi is counted apart and moved into the last bin, as numpy's closed last
+ * bin does; values GSL refuses count in under, over or nan by the rules
+ * above.  *ref is a new accumulator of h's shape; with values and abs_ref
+ * not NULL, *abs_ref is another whose sums are those of |v| (the scale of
+ * the sums' rounding errors, for gq_hist_check). */
+int gq_hist_reference(const gq_hist *h, size_t n, const double *x, const double *y, const double *values,
+                      gq_hist **ref, gq_hist **abs_ref);
+/* Counts (bins, under, over, nan) equal, and every sum within its bound
+ * 4 (n_k + 2) eps A_k, where n_k is the bin's count and A_k its sum of |v|
+ * from abs_ref (abs_ref NULL: |the reference's sum|, a bound only for values
+ * of one sign).  GQ_SUCCESS or GQ_ECHECK with the first difference in
+ * gq_last_error(); *worst (may be NULL) the largest |difference| / bound. */
+int gq_hist_check(const gq_hist *h, const gq_hist *ref, const gq_hist *abs_ref, double *worst);
+
 #ifdef __cplusplus
 }
 #endif

@@ -136,5 +136,8 @@ int cmd_stats(int argc, char **argv, int first, double t_start_ms);
 void usage_dot(FILE *out);
 void usage_rms(FILE *out);
 void usage_stats(FILE *out);
+/* gpuquad hist (issue 18, cmd_hist.c) */
+int cmd_hist(int argc, char **argv, int first, double t_start_ms);
+void usage_hist(FILE *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "hist_internal.h"
 #include "sampled.h"
 
 int gq_cuda_count(void) { return 0; }
@@ -113,4 +114,16 @@ int gq_cuda_sampled_sum(struct gq_cuda_state *st, const gq_sampled_problem *p, g
 {
   (void)st; (void)p; (void)out;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_hist(struct gq_cuda_state *st, const gq_hist_problem *p, gq_hist_out *out)
+{
+  (void)st; (void)p; (void)out;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_hist_method_for(struct gq_cuda_state *st, uint32_t keys, int sum)
+{
+  (void)st; (void)keys; (void)sum;
+  return GQ_HIST_GLOBAL;
 }

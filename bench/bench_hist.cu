@@ -1,0 +1,284 @@
+// bench_hist.cu — every histogram method of kernels/hist/ against CUB's
+// DeviceHistogram::HistogramEven on N doubles in [0, 1) (default 2^28: 2 GiB,
+// about 480 us at the H200's read rate, the floor of any method), at 16, 256
+// and 65536 bins, over key distributions that favour or defeat aggregation:
+//   uniform  every bin alike;
+//   hot      90% of the values in one bin (the others uniform);
+//   few      4 distinct bins in each warp's 32 consecutive values;
+//   equal    every value the same.
+// Each method is verified before it is timed: its counts (with under, over
+// and NaN) must equal CUB's exactly (the ranges and bin counts are powers of
+// two, so CUB's bins and numpy's coincide).  Then binned sums at 256 bins
+// (plain double atomics and the TwoSum-by-atomicCAS compensated sum), with
+// dyadic values whose every partial sum is exact, so all methods must agree
+// to the bit (on at most 2^24 elements).  On sm_90 the cluster method at
+// 65536 bins is also timed with each cluster size (2, 4, 8 blocks).  Times: CUDA events around the memset of the totals and the
+// launches (CUB zeroes its own output), 2 warm-ups, the median of REPS.
+//
+// Usage: bench_hist [N] [REPS]   (REPS default 9, at least 5)
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cub/device/device_histogram.cuh>
+
+#include "../kernels/hist/hist.cuh"
+#include "timing.cuh"
+
+namespace {
+
+enum Dist { UNIFORM, HOT, FEW, EQUAL, NDIST };
+const char *const dist_names[NDIST] = {"uniform", "hot", "few", "equal"};
+
+__device__ __forceinline__ uint64_t mix(uint64_t z)
+{
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Values in [0, 1): 53-bit uniform, or the centre of bin (key) of `bins`.
+__global__ void fill(double *x, size_t n, int dist, unsigned bins)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    const double u = (double)(mix(i) >> 11) * 0x1p-53;
+    double v = u;
+    if (dist == HOT && mix(i ^ 0x5555) % 10 != 0)
+      v = (bins / 3 + 0.5) / bins;
+    else if (dist == FEW)
+      v = ((mix(i / 32) + i % 4) % bins + 0.5) / bins;
+    else if (dist == EQUAL)
+      v = 0.5 / bins;
+    x[i] = v;
+  }
+}
+
+// 1 + j 2^-20, j < 4: every partial sum of up to 2^31 of them is exact.
+__global__ void fill_values(double *v, size_t n)
+{
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    v[i] = 1.0 + (double)(i % 4) * 0x1p-20;
+}
+
+template <class F> Stat time_events(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, int reps, F call)
+{
+  std::vector<double> t;
+  for (int r = -2; r < reps; r++) {
+    CHECK(cudaEventRecord(e0, s));
+    call();
+    CHECK(cudaEventRecord(e1, s));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0)
+      t.push_back(ms * 1e3);
+  }
+  return stat_of(t);
+}
+
+struct Totals {
+  unsigned long long *counts;
+  double *sums, *errs;
+  unsigned keys;
+};
+
+// One 1-D pass over x into t's totals (sums when values is not null).
+gq::hist::Args args_for(const double *x, const double *values, size_t n, unsigned bins, const Totals &t, int sum)
+{
+  gq::hist::Args a{};
+  a.x = x;
+  a.values = values;
+  a.n = n;
+  a.ax = gq_hist_axis_make(bins, 0.0, 1.0);
+  a.dims = 1;
+  a.keys = bins + GQ_HIST_EXTRA_KEYS;
+  a.counts = t.counts;
+  a.sums = sum ? t.sums : nullptr;
+  a.errs = sum == 2 ? t.errs : nullptr;
+  return a;
+}
+
+// The timed unit: zero the totals the pass writes, enqueue it.
+void run_pass(const gq::hist::Plan &plan, const gq::hist::Args &a, cudaStream_t s)
+{
+  CHECK(cudaMemsetAsync(a.counts, 0, a.keys * sizeof(unsigned long long), s));
+  if (a.sums)
+    CHECK(cudaMemsetAsync(a.sums, 0, a.keys * sizeof(double), s));
+  if (a.errs)
+    CHECK(cudaMemsetAsync(a.errs, 0, a.keys * sizeof(double), s));
+  if (gq::hist::enqueue(plan, a, s) != GQ_SUCCESS) {
+    fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+    exit(1);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  const size_t n = argc > 1 ? strtoull(argv[1], nullptr, 0) : (size_t)1 << 28;
+  const int reps = argc > 2 ? std::max(5, atoi(argv[2])) : 9;
+  cudaStream_t s;
+  cudaEvent_t e0, e1;
+  const cudaDeviceProp prop = bench_device(&s, &e0, &e1);
+  gq::hist::Device dev;
+  if (gq::hist::device_of(0, &dev) != GQ_SUCCESS) {
+    fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+    return 1;
+  }
+  printf("bench_hist: %s, %d SMs, cc %d.%d, %zu KiB shared per block (opt-in); n = %zu doubles (%.3g GB), "
+         "median of %d\n",
+         prop.name, dev.sms, prop.major, prop.minor, dev.smem_optin >> 10, n, n * 8e-9, reps);
+  double *x = nullptr, *values = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(double)));
+  const unsigned bin_counts[] = {16, 256, 65536};
+  const unsigned max_keys = 65536 + GQ_HIST_EXTRA_KEYS;
+  Totals t{nullptr, nullptr, nullptr, 0};
+  CHECK(cudaMalloc(&t.counts, max_keys * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&t.sums, max_keys * sizeof(double)));
+  CHECK(cudaMalloc(&t.errs, max_keys * sizeof(double)));
+  unsigned *cub_counts = nullptr;
+  CHECK(cudaMalloc(&cub_counts, 65536 * sizeof(unsigned)));
+  void *temp = nullptr;
+  size_t temp_bytes = 0;
+  struct Row {
+    char what[64];
+    double us, cub_us;
+  };
+  std::vector<Row> table;
+  int failures = 0;
+
+  for (int dist = 0; dist < NDIST; dist++)
+    for (unsigned bins : bin_counts) {
+      fill<<<1024, 256, 0, s>>>(x, n, dist, bins);
+      CHECK(cudaGetLastError());
+      // CUB: bins + 1 levels on [0, 1)
+      size_t need = 0;
+      CHECK(cub::DeviceHistogram::HistogramEven(nullptr, need, x, cub_counts, (int)bins + 1, 0.0, 1.0, (int64_t)n, s));
+      if (need > temp_bytes) {
+        CHECK(cudaFree(temp));
+        CHECK(cudaMalloc(&temp, need));
+        temp_bytes = need;
+      }
+      auto cub_call = [&] {
+        CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, x, cub_counts, (int)bins + 1, 0.0, 1.0, (int64_t)n, s));
+      };
+      const Stat cub = time_events(s, e0, e1, reps, cub_call);
+      std::vector<unsigned> ref(bins);
+      CHECK(cudaMemcpy(ref.data(), cub_counts, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      printf("%-8s %6u bins  cub HistogramEven  %9.1f us  %7.1f GB/s  %6.2f G updates/s\n", dist_names[dist], bins,
+             cub.median, n * 8e-3 / cub.median, n * 1e-3 / cub.median);
+      for (int method = GQ_HIST_GLOBAL; method < GQ_HIST_NMETHODS; method++) {
+        gq::hist::Plan plan;
+        const gq::hist::Args a = args_for(x, nullptr, n, bins, t, 0);
+        if (gq::hist::plan(dev, method, a.keys, 0, &plan) != GQ_SUCCESS) {
+          fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+          return 1;
+        }
+        auto ours = [&] { run_pass(plan, a, s); };
+        ours();
+        std::vector<unsigned long long> got(a.keys);
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaMemcpy(got.data(), t.counts, a.keys * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+        bool ok = got[bins + GQ_HIST_UNDER] == 0 && got[bins + GQ_HIST_OVER] == 0 && got[bins + GQ_HIST_NAN] == 0;
+        for (unsigned k = 0; k < bins; k++)
+          ok = ok && got[k] == ref[k];
+        const Stat st = time_events(s, e0, e1, reps, ours);
+        failures += !ok;
+        printf("%-8s %6u bins  %-7s (ran %-7s) %9.1f us  %7.1f GB/s  %6.2f G updates/s  %5.2fx CUB  %s\n",
+               dist_names[dist], bins, gq_hist_method_name((gq_hist_method)method),
+               gq_hist_method_name((gq_hist_method)plan.method), st.median, n * 8e-3 / st.median, n * 1e-3 / st.median,
+               cub.median / st.median, ok ? "counts = CUB's" : "COUNTS DIFFER FROM CUB's");
+        Row r;
+        snprintf(r.what, sizeof r.what, "%s %u %s", dist_names[dist], bins, gq_hist_method_name((gq_hist_method)plan.method));
+        r.us = st.median;
+        r.cub_us = cub.median;
+        if (method == GQ_HIST_GLOBAL || plan.method == method)
+          table.push_back(r);
+      }
+    }
+
+  // The cluster's size at 65536 bins (uniform and hot): plan() takes the
+  // smallest of 2, 4, 8 whose slices fit half a multiprocessor's shared
+  // memory; each size that fits the opt-in limit is timed here, so that the
+  // choice can follow the measurement.
+  if (dev.cc_major >= 9)
+    for (int dist : {UNIFORM, HOT}) {
+      const unsigned bins = 65536;
+      fill<<<1024, 256, 0, s>>>(x, n, dist, bins);
+      CHECK(cudaGetLastError());
+      for (unsigned c = 2; c <= 8; c *= 2) {
+        gq::hist::Plan plan;
+        const gq::hist::Args a = args_for(x, nullptr, n, bins, t, 0);
+        if (gq::hist::plan_cluster(dev, GQ_HIST_CLUSTER, a.keys, 0, c, &plan) != GQ_SUCCESS) {
+          printf("%-8s  65536 bins  cluster of %u: %s\n", dist_names[dist], c, gq_last_error());
+          continue;
+        }
+        auto ours = [&] { run_pass(plan, a, s); };
+        const Stat st = time_events(s, e0, e1, reps, ours);
+        printf("%-8s  65536 bins  cluster of %u blocks, %zu KiB each, grid %u  %9.1f us  %6.2f G updates/s\n",
+               dist_names[dist], c, plan.smem >> 10, plan.grid, st.median, n * 1e-3 / st.median);
+      }
+    }
+
+  // Binned sums, 256 bins: plain and compensated, uniform and hot, on at most
+  // 2^24 elements: global's compare-and-swap loop on one hot address
+  // serialises every addition, and would take seconds a repetition at 2^28.
+  const size_t ns = std::min(n, (size_t)1 << 24);
+  CHECK(cudaMalloc(&values, ns * sizeof(double)));
+  fill_values<<<1024, 256, 0, s>>>(values, ns);
+  CHECK(cudaGetLastError());
+  for (int dist : {UNIFORM, HOT}) {
+    fill<<<1024, 256, 0, s>>>(x, n, dist, 256);
+    std::vector<double> first;
+    for (int sum = 1; sum <= 2; sum++)
+      for (int method = GQ_HIST_GLOBAL; method < GQ_HIST_NMETHODS; method++) {
+        gq::hist::Plan plan;
+        const gq::hist::Args a = args_for(x, values, ns, 256, t, sum);
+        if (gq::hist::plan(dev, method, a.keys, sum, &plan) != GQ_SUCCESS) {
+          fprintf(stderr, "bench_hist: %s\n", gq_last_error());
+          return 1;
+        }
+        auto ours = [&] { run_pass(plan, a, s); };
+        ours();
+        std::vector<double> sums(a.keys), errs(a.keys, 0.0);
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaMemcpy(sums.data(), t.sums, a.keys * sizeof(double), cudaMemcpyDeviceToHost));
+        if (a.errs)
+          CHECK(cudaMemcpy(errs.data(), a.errs, a.keys * sizeof(double), cudaMemcpyDeviceToHost));
+        for (unsigned k = 0; k < a.keys; k++)
+          sums[k] += errs[k];
+        if (first.empty())
+          first = sums;
+        const bool ok = sums == first;
+        failures += !ok;
+        const Stat st = time_events(s, e0, e1, reps, ours);
+        printf("%-8s    256 bins  sums %-11s %-7s (ran %-7s) n %zu  %9.1f us  %6.2f G updates/s  %s\n",
+               dist_names[dist], sum == 1 ? "plain" : "compensated", gq_hist_method_name((gq_hist_method)method),
+               gq_hist_method_name((gq_hist_method)plan.method), ns, st.median, ns * 1e-3 / st.median,
+               ok ? "sums exact, = global's" : "SUMS DIFFER");
+      }
+  }
+
+  printf("\nsummary (median us; x CUB > 1 is faster than CUB; goals: >= 0.98x at <= 256 bins, >= 10x at 65536 "
+         "uniform)\n");
+  printf("  %-28s %10s %10s %8s\n", "distribution bins method", "us", "CUB us", "x CUB");
+  for (const Row &r : table)
+    printf("  %-28s %10.1f %10.1f %8.2f\n", r.what, r.us, r.cub_us, r.cub_us / r.us);
+  printf("auto (gq_hist_method_for) picks:");
+  for (unsigned bins : bin_counts)
+    printf(" %u bins -> %s;", bins,
+           gq_hist_method_name((gq_hist_method)gq::hist::method_for(dev, bins + GQ_HIST_EXTRA_KEYS, 0)));
+  printf("\n%s\n", failures ? "VERIFICATION FAILED" : "all verified");
+  cudaFree(x);
+  cudaFree(values);
+  cudaFree(t.counts);
+  cudaFree(t.sums);
+  cudaFree(t.errs);
+  cudaFree(cub_counts);
+  cudaFree(temp);
+  return failures ? 1 : 0;
+}

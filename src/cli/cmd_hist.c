@@ -1,0 +1,563 @@
+/* cmd_hist.c — `gpuquad hist DATA --bins=K --range=LO:HI`: counts per bin
+ * (numpy.histogram's bins), under/over/NaN apart; --values=V per-bin count,
+ * sum and mean (scipy.stats.binned_statistic); two inputs and --bins=KX,KY
+ * a 2-D histogram (numpy.histogram2d).  Inputs as `gpuquad stats` reads them
+ * or generated on the device; --check against GSL's gsl_histogram. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/io/reader.h" /* the library's whole-input reader (libgpuquad) */
+#include "hist_plot.h"
+#include "numparse.h"
+
+void usage_hist(FILE *out)
+{
+  fputs("Usage: gpuquad hist DATA --bins=K [--range=LO:HI] [OPTION]...\n"
+        "       gpuquad hist X Y --bins=KX,KY [--range=XLO:XHI,YLO:YHI] [OPTION]...\n"
+        "       gpuquad hist --gen=KIND --n=N --bins=K [OPTION]...\n"
+        "       gpuquad hist --f=EXPR [--a=A --b=B --n=N] --bins=K [OPTION]...\n"
+        "A histogram of K equal bins on [LO, HI] as numpy.histogram makes it: bin k is\n"
+        "[e_k, e_k+1) with the edges of numpy.linspace(LO, HI, K + 1), the last bin\n"
+        "closed (HI counts in bin K - 1); values on an edge land where numpy puts them.\n"
+        "Values below LO (-inf too), above HI (+inf) and NaN are counted apart.  Two\n"
+        "inputs (or --gen with two bin counts) give numpy.histogram2d's cells.\n"
+        "\n"
+        "Histogram:\n"
+        "  --bins=K             bins (KX,KY: a 2-D histogram of X and Y)\n"
+        "  --range=LO:HI        the range (XLO:XHI,YLO:YHI in 2-D; default: the data's\n"
+        "                       finite min and max, widened by 0.5 both ways when equal)\n"
+        "  --values=V           also sum the values of file V per bin: count, sum, mean\n"
+        "  --sum=S              plain (default: double atomics) or compensated (TwoSum by\n"
+        "                       atomicCAS, its error kept per bin)\n"
+        "  --method=M           GPU method: auto (default), global, shared, match, ballot,\n"
+        "                       cluster (gpuquad(1) describes them)\n"
+        "Data (paths, or - for standard input):\n"
+        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data: f64 (default) or f32\n"
+        "  --offset=BYTES       raw data: bytes to skip first\n"
+        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --gen=KIND           no files: generate uniform, normal or linspace data on\n"
+        "                       the device (with --n=N, --seed=S; Y with seed S + 1)\n"
+        "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
+        "  --f=EXPR             no files: the values of an expression in x (or a built-in)\n"
+        "                       at the N + 1 points a + i (b - a)/N of integrate's grid,\n"
+        "                       evaluated on the host (--a, --b default 0, 1; --n 1e6)\n"
+        "  --a=A, --b=B         the grid's ends for --f\n"
+        "Run and output:\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
+        "  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
+        "                       count differs or a sum is beyond its bound\n"
+        "  --csv                one row per bin (and under, over, nan) instead of the table\n"
+        "  --json               one JSON object instead of the table\n"
+        "  --plot=FILE          also draw it into FILE.png or FILE.svg with gnuplot (found on\n"
+        "                       PATH at run time; without it, exit 2)\n"
+        "  --help               this help\n"
+        "\n"
+        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        out);
+}
+
+typedef struct {
+  const char *bins, *range, *values, *sum, *method, *plot, *f, *a, *b, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
+  int check, csv, json, help;
+} hist_options;
+
+/* The data: host copies (files, or generated data copied back for --check)
+ * and the context's copies the histogram reads. */
+typedef struct {
+  const char *names[3]; /* x, y, values                           */
+  int inputs;           /* 1 or 2 (x, y)                          */
+  size_t n;
+  double *host[3];
+  double *dev[3];
+  const char *format;
+} hist_data;
+
+static int parse_bins(const char *text, int *dims, uint32_t bins[2])
+{
+  char err[256], copy[128];
+  if (strlen(text) >= sizeof copy)
+    return cli_error(EXIT_USAGE, "--bins=%s: expected K or KX,KY", text);
+  strcpy(copy, text);
+  char *comma = strchr(copy, ',');
+  *dims = comma ? 2 : 1;
+  if (comma)
+    *comma = '\0';
+  const char *parts[2] = {copy, comma ? comma + 1 : NULL};
+  for (int d = 0; d < *dims; d++) {
+    uint64_t k;
+    if (gq_parse_count(parts[d], GQ_HIST_MAX_BINS, &k, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--bins=%s: %s", text, err);
+    bins[d] = (uint32_t)k;
+  }
+  if (*dims == 2 && (uint64_t)bins[0] * bins[1] > GQ_HIST_MAX_BINS)
+    return cli_error(EXIT_USAGE, "--bins=%s: more than %lu cells", text, (unsigned long)GQ_HIST_MAX_BINS);
+  return EXIT_OK;
+}
+
+/* LO:HI (per axis, comma-separated), each a finite real with LO < HI. */
+static int parse_range(const char *text, int dims, double lo[2], double hi[2])
+{
+  char err[256], copy[256];
+  if (strlen(text) >= sizeof copy)
+    return cli_error(EXIT_USAGE, "--range=%s: expected LO:HI", text);
+  strcpy(copy, text);
+  char *axes[2] = {copy, strchr(copy, ',')};
+  if (axes[1])
+    *axes[1]++ = '\0';
+  if ((axes[1] != NULL) != (dims == 2))
+    return cli_error(EXIT_USAGE, "--range=%s: expected %s", text, dims == 2 ? "XLO:XHI,YLO:YHI for two --bins" : "LO:HI");
+  for (int d = 0; d < dims; d++) {
+    char *colon = strchr(axes[d], ':');
+    if (!colon)
+      return cli_error(EXIT_USAGE, "--range=%s: expected LO:HI", text);
+    *colon = '\0';
+    if (gq_parse_real(axes[d], &lo[d], err, sizeof err) != 0 || gq_parse_real(colon + 1, &hi[d], err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--range=%s: %s", text, err);
+    if (!(lo[d] < hi[d]))
+      return cli_error(EXIT_USAGE, "--range=%s: LO must be below HI", text);
+    if (!isfinite(hi[d] - lo[d]))
+      return cli_error(EXIT_USAGE, "--range=%s: HI - LO is beyond the double range", text);
+  }
+  return EXIT_OK;
+}
+
+static void free_data(gq_context *ctx, hist_data *d)
+{
+  for (int k = 0; k < 3; k++) {
+    free(d->host[k]);
+    if (ctx)
+      gq_free(ctx, d->dev[k]);
+  }
+}
+
+static int read_files(const hist_options *o, hist_data *d)
+{
+  char msg[512], err[256];
+  gq_reader_opts ropts;
+  memset(&ropts, 0, sizeof ropts);
+  if (o->format) {
+    if (strcmp(o->format, "npy") == 0) ropts.format = GQ_FORMAT_NPY;
+    else if (strcmp(o->format, "raw") == 0) ropts.format = GQ_FORMAT_RAW;
+    else if (strcmp(o->format, "text") == 0) ropts.format = GQ_FORMAT_TEXT;
+    else return cli_error(EXIT_USAGE, "--format=%s: expected npy, raw or text", o->format);
+  }
+  if (o->dtype) {
+    if (strcmp(o->dtype, "f64") == 0) ropts.raw_dtype = GQ_DTYPE_F64;
+    else if (strcmp(o->dtype, "f32") == 0) ropts.raw_dtype = GQ_DTYPE_F32;
+    else return cli_error(EXIT_USAGE, "--dtype=%s: expected f64 or f32", o->dtype);
+  }
+  uint64_t v;
+  if (o->offset && gq_parse_whole(o->offset, 0, INT64_MAX, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--offset=%s: %s", o->offset, err);
+  if (o->offset)
+    ropts.offset = v;
+  if (o->col && gq_parse_count(o->col, 1000000, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--col=%s: %s", o->col, err);
+  if (o->col)
+    ropts.column = (int)v;
+  int stdin_uses = 0;
+  for (int k = 0; k < 3; k++)
+    stdin_uses += d->names[k] && strcmp(d->names[k], "-") == 0;
+  if (stdin_uses > 1)
+    return cli_error(EXIT_USAGE, "only one input can be standard input");
+  d->format = "file";
+  for (int k = 0; k < 3; k++) {
+    if (!d->names[k])
+      continue;
+    size_t n = 0;
+    const int status = gq_reader_read_all_f64(d->names[k], &ropts, &d->host[k], &n, msg, sizeof msg);
+    if (status != GQ_SUCCESS)
+      return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+    if (n == 0)
+      return cli_error(EXIT_USAGE, "%s: is empty (no numbers to count)", strcmp(d->names[k], "-") ? d->names[k] : "<stdin>");
+    if (k > 0 && n != d->n)
+      return cli_error(EXIT_USAGE, "%s has %zu numbers and %s %zu: they must have one per element", d->names[0], d->n,
+                       d->names[k], n);
+    d->n = n;
+  }
+  return EXIT_OK;
+}
+
+/* --f: f(x_i) at x_i = fma(i, h, a), i = 0..n, x_n = b (gq_integrate_rule's
+ * grid), evaluated on the host in double, as the expression's host
+ * evaluator gives them. */
+static int evaluate_grid(const hist_options *o, hist_data *d)
+{
+  char err[256];
+  gq_integrand *f = NULL;
+  gq_parse_error perr;
+  if (gq_integrand_parse(o->f, NULL, 0, 1, &f, &perr) != GQ_SUCCESS)
+    return cli_parse_error(o->f, NULL, &perr);
+  double a, b;
+  gq_integrand_limits(f, &a, &b);
+  uint64_t n = 1000000;
+  int rc = EXIT_OK;
+  if (o->a && gq_parse_real(o->a, &a, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--a=%s: %s", o->a, err);
+  else if (o->b && gq_parse_real(o->b, &b, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--b=%s: %s", o->b, err);
+  else if (o->n && gq_parse_count(o->n, UINT64_C(1) << 30, &n, err, sizeof err) != 0)
+    rc = cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
+  else if (!isfinite(b - a))
+    rc = cli_error(EXIT_USAGE, "--a, --b: b - a is beyond the double range");
+  else if (!(d->host[0] = malloc(((size_t)n + 1) * sizeof(double))))
+    rc = cli_error(EXIT_RUNTIME, "out of host memory for %llu values", (unsigned long long)n + 1);
+  if (rc == EXIT_OK) {
+    const double h = (b - a) / (double)n;
+    for (uint64_t i = 0; i < n; i++)
+      d->host[0][i] = gq_integrand_eval(f, fma((double)i, h, a));
+    d->host[0][n] = gq_integrand_eval(f, b);
+    d->n = (size_t)n + 1;
+    d->names[0] = o->f;
+    d->format = "expression";
+  }
+  gq_integrand_free(f);
+  return rc;
+}
+
+/* Files into the context's memory; generated data made there (and copied
+ * back only for --check). */
+static int place_data(gq_context *ctx, const hist_options *o, hist_data *d)
+{
+  char err[256];
+  if (o->gen) {
+    gq_gen_kind kind;
+    if (strcmp(o->gen, "uniform") == 0) kind = GQ_GEN_UNIFORM;
+    else if (strcmp(o->gen, "normal") == 0) kind = GQ_GEN_NORMAL;
+    else if (strcmp(o->gen, "linspace") == 0) kind = GQ_GEN_LINSPACE;
+    else return cli_error(EXIT_USAGE, "--gen=%s: expected uniform, normal or linspace", o->gen);
+    uint64_t n, seed = 1;
+    if (gq_parse_count(o->n ? o->n : "1e6", UINT64_C(1) << 40, &n, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
+    if (o->seed && gq_parse_whole(o->seed, 0, UINT64_MAX, &seed, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--seed=%s: %s", o->seed, err);
+    d->n = (size_t)n;
+    d->format = "generated";
+    for (int k = 0; k < d->inputs; k++) {
+      d->names[k] = o->gen;
+      int status = gq_alloc(ctx, d->n * sizeof(double), (void **)&d->dev[k]);
+      if (status == GQ_SUCCESS)
+        status = gq_generate(ctx, kind, d->n, seed + (uint64_t)k, d->dev[k]);
+      if (status == GQ_SUCCESS && o->check) {
+        d->host[k] = malloc(d->n * sizeof(double));
+        status = d->host[k] ? gq_copy_from(ctx, d->host[k], d->dev[k], d->n * sizeof(double)) : GQ_ENOMEM;
+      }
+      if (status != GQ_SUCCESS)
+        return cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
+    }
+    return EXIT_OK;
+  }
+  for (int k = 0; k < 3; k++) {
+    if (!d->host[k])
+      continue;
+    int status = gq_alloc(ctx, d->n * sizeof(double), (void **)&d->dev[k]);
+    if (status == GQ_SUCCESS)
+      status = gq_copy_to(ctx, d->dev[k], d->host[k], d->n * sizeof(double));
+    if (status != GQ_SUCCESS)
+      return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  }
+  return EXIT_OK;
+}
+
+/* numpy's default range: the finite min and max (by the statistics
+ * reduction, where the data are), widened by 0.5 when they are equal. */
+static int data_range(gq_context *ctx, const hist_data *d, int axis, double *lo, double *hi)
+{
+  gq_stats_acc acc;
+  gq_stats_result s;
+  gq_stats_acc_init(&acc);
+  int status = gq_stats_accumulate(ctx, &acc, d->n, d->dev[axis]);
+  if (status == GQ_SUCCESS)
+    status = gq_stats_finish(&acc, GQ_NAN_OMIT, &s);
+  if (status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  if (s.n == 0)
+    return cli_error(EXIT_USAGE, "%s: no finite values to take the range from; give --range=LO:HI", d->names[axis]);
+  *lo = s.min;
+  *hi = s.max;
+  if (*lo == *hi) {
+    *lo -= 0.5;
+    *hi += 0.5;
+  }
+  if (!isfinite(*hi - *lo))
+    return cli_error(EXIT_USAGE, "%s: the data's range [%g, %g] is wider than a double; give --range=LO:HI",
+                     d->names[axis], *lo, *hi);
+  return EXIT_OK;
+}
+
+static void json_array(json_writer *w, const char *key, size_t n, const uint64_t *counts, const double *a,
+                       const double *b)
+{
+  fprintf(w->out, "%s\"%s\": [", w->fields++ ? ", " : "", key);
+  for (size_t k = 0; k < n; k++) {
+    const double v = counts ? (double)counts[k] : a[k] + (b ? b[k] : 0.0);
+    if (counts)
+      fprintf(w->out, "%s%llu", k ? ", " : "", (unsigned long long)counts[k]);
+    else if (isfinite(v))
+      fprintf(w->out, "%s%.17g", k ? ", " : "", v);
+    else
+      fprintf(w->out, "%snull", k ? ", " : "");
+  }
+  fputc(']', w->out);
+}
+
+static double bin_sum(const gq_hist *h, size_t k) { return h->sums[k] + h->sums_err[k]; }
+
+static void print_table(const gq_hist *h)
+{
+  if (h->dims == 1) {
+    printf("  %8s  %-50s %12s%s\n", "bin", "interval", "count", h->sums ? "  sum                      mean" : "");
+    for (uint32_t k = 0; k < h->bins[0]; k++) {
+      char interval[96];
+      snprintf(interval, sizeof interval, "[%.17g, %.17g%s", gq_hist_edge(h, 0, k), gq_hist_edge(h, 0, k + 1),
+               k + 1 == h->bins[0] ? "]" : ")");
+      printf("  %8u  %-50s %12llu", k, interval, (unsigned long long)h->counts[k]);
+      if (h->sums)
+        printf("  %-24.17g %.17g", bin_sum(h, k), h->counts[k] ? bin_sum(h, k) / (double)h->counts[k] : NAN);
+      putchar('\n');
+    }
+  } else {
+    printf("  %6s %6s  %-24s %-24s %12s\n", "x bin", "y bin", "x from", "y from", "count");
+    for (uint32_t i = 0; i < h->bins[0]; i++)
+      for (uint32_t j = 0; j < h->bins[1]; j++)
+        printf("  %6u %6u  %-24.17g %-24.17g %12llu\n", i, j, gq_hist_edge(h, 0, i), gq_hist_edge(h, 1, j),
+               (unsigned long long)h->counts[(size_t)i * h->bins[1] + j]);
+  }
+  printf("  under        %llu  (below the range)\n", (unsigned long long)h->under);
+  printf("  over         %llu  (above the range)\n", (unsigned long long)h->over);
+  printf("  nan          %llu\n", (unsigned long long)h->nan);
+}
+
+static void print_csv(const gq_hist *h)
+{
+  if (h->dims == 1) {
+    printf("bin,from,to,count%s\n", h->sums ? ",sum,mean" : "");
+    for (uint32_t k = 0; k < h->bins[0]; k++) {
+      printf("%u,%.17g,%.17g,%llu", k, gq_hist_edge(h, 0, k), gq_hist_edge(h, 0, k + 1),
+             (unsigned long long)h->counts[k]);
+      if (h->sums)
+        printf(",%.17g,%.17g", bin_sum(h, k), h->counts[k] ? bin_sum(h, k) / (double)h->counts[k] : NAN);
+      putchar('\n');
+    }
+  } else {
+    printf("xbin,ybin,xfrom,xto,yfrom,yto,count\n");
+    for (uint32_t i = 0; i < h->bins[0]; i++)
+      for (uint32_t j = 0; j < h->bins[1]; j++)
+        printf("%u,%u,%.17g,%.17g,%.17g,%.17g,%llu\n", i, j, gq_hist_edge(h, 0, i), gq_hist_edge(h, 0, i + 1),
+               gq_hist_edge(h, 1, j), gq_hist_edge(h, 1, j + 1), (unsigned long long)h->counts[(size_t)i * h->bins[1] + j]);
+  }
+  printf("under,,,%llu\nover,,,%llu\nnan,,,%llu\n", (unsigned long long)h->under, (unsigned long long)h->over,
+         (unsigned long long)h->nan);
+}
+
+static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, int check, int passed, double worst,
+                       double wall_ms)
+{
+  json_writer w;
+  json_begin(&w, stdout);
+  json_string(&w, "command", "hist");
+  json_string(&w, "input", d->names[0]);
+  if (h->dims == 2)
+    json_string(&w, "input_y", d->names[1]);
+  if (h->sums)
+    json_string(&w, "values", d->names[2]);
+  json_string(&w, "format", d->format);
+  json_uint(&w, "n", h->total);
+  json_uint(&w, "dims", (uint64_t)h->dims);
+  json_uint(&w, "bins", h->bins[0]);
+  json_number(&w, "lo", h->lo[0]);
+  json_number(&w, "hi", h->hi[0]);
+  if (h->dims == 2) {
+    json_uint(&w, "bins_y", h->bins[1]);
+    json_number(&w, "lo_y", h->lo[1]);
+    json_number(&w, "hi_y", h->hi[1]);
+  }
+  json_array(&w, "counts", h->cells, h->counts, NULL, NULL);
+  if (h->sums) {
+    json_array(&w, "sums", h->cells, NULL, h->sums, h->sums_err);
+    json_string(&w, "sum", h->kind == GQ_HIST_SUMS_COMPENSATED ? "compensated" : "plain");
+  }
+  json_uint(&w, "under", h->under);
+  json_uint(&w, "over", h->over);
+  json_uint(&w, "nan", h->nan);
+  json_string(&w, "method", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? gq_hist_method_name(h->method) : "cpu");
+  json_string(&w, "check", check ? (passed ? "passed" : "failed") : "skipped");
+  if (check && h->sums)
+    json_number(&w, "check_worst_sum_ratio", worst);
+  json_string(&w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
+  json_string(&w, "device", gq_context_device_name(ctx));
+  json_number(&w, "kernel_ms", h->kernel_ms);
+  json_number(&w, "wall_ms", wall_ms);
+  json_end(&w);
+}
+
+static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, const uint32_t bins[2],
+               gq_hist_method method, double t0)
+{
+  int rc = place_data(ctx, o, d);
+  if (rc != EXIT_OK)
+    return rc;
+  double lo[2], hi[2];
+  if (o->range)
+    rc = parse_range(o->range, dims, lo, hi);
+  for (int axis = 0; axis < dims && rc == EXIT_OK && !o->range; axis++)
+    rc = data_range(ctx, d, axis, &lo[axis], &hi[axis]);
+  if (rc != EXIT_OK)
+    return rc;
+  gq_hist_kind kind = GQ_HIST_COUNTS;
+  if (o->values)
+    kind = o->sum && strcmp(o->sum, "compensated") == 0 ? GQ_HIST_SUMS_COMPENSATED : GQ_HIST_SUMS;
+  gq_hist *h = NULL, *ref = NULL, *abs_ref = NULL;
+  int status = dims == 2 ? gq_hist2d_create(&h, bins[0], lo[0], hi[0], bins[1], lo[1], hi[1])
+                         : gq_hist_create(&h, bins[0], lo[0], hi[0], kind);
+  if (status != GQ_SUCCESS)
+    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  status = gq_hist_accumulate(ctx, h, d->n, d->dev[0], d->dev[1], d->dev[2], method);
+  if (status != GQ_SUCCESS) {
+    gq_hist_free(h);
+    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  }
+  int passed = 1;
+  double worst = 0;
+  char why[512] = "";
+  if (o->check) {
+    status = gq_hist_reference(h, d->n, d->host[0], d->host[1], d->host[2], &ref, &abs_ref);
+    if (status == GQ_SUCCESS)
+      status = gq_hist_check(h, ref, abs_ref, &worst);
+    passed = status == GQ_SUCCESS;
+    if (!passed)
+      snprintf(why, sizeof why, "%s", gq_last_error());
+  }
+  const int cuda = gq_context_backend(ctx) == GQ_BACKEND_CUDA;
+  if (o->json)
+    print_json(h, d, ctx, o->check, passed, worst, cli_wall_ms() - t0);
+  else if (o->csv)
+    print_csv(h);
+  else {
+    if (dims == 1)
+      printf("hist %s: n = %llu, %u bins on [%.17g, %.17g] (%s)\n", d->names[0], (unsigned long long)h->total,
+             h->bins[0], h->lo[0], h->hi[0], d->format);
+    else
+      printf("hist %s %s: n = %llu, %u x %u cells on [%.17g, %.17g] x [%.17g, %.17g] (%s)\n", d->names[0],
+             d->names[1], (unsigned long long)h->total, h->bins[0], h->bins[1], h->lo[0], h->hi[0], h->lo[1],
+             h->hi[1], d->format);
+    print_table(h);
+    if (o->check)
+      printf("  check        GSL gsl_histogram%s, same data: %s%s\n", dims == 2 ? "2d" : "",
+             passed ? "counts equal" : "FAILED", passed && h->sums ? ", sums within bound" : "");
+    if (cuda)
+      printf("  backend      cuda: %s, method %s\n", gq_context_device_name(ctx), gq_hist_method_name(h->method));
+    else
+      printf("  backend      %s\n", gq_context_device_name(ctx));
+    printf("  time         %.4g ms (histogram), %.4g ms wall\n", h->kernel_ms, cli_wall_ms() - t0);
+  }
+  const int plotted = o->plot ? hist_plot(h, o->plot) : EXIT_OK;
+  gq_hist_free(h);
+  gq_hist_free(ref);
+  gq_hist_free(abs_ref);
+  if (plotted != EXIT_OK)
+    return plotted;
+  if (!passed)
+    return cli_error(EXIT_CHECK, "%s", why);
+  return EXIT_OK;
+}
+
+int cmd_hist(int argc, char **argv, int first, double t0)
+{
+  hist_options o;
+  memset(&o, 0, sizeof o);
+  const cli_option opts[] = {
+    {"bins", OPT_VALUE, &o.bins, NULL, 0},     {"range", OPT_VALUE, &o.range, NULL, 0},
+    {"values", OPT_VALUE, &o.values, NULL, 0}, {"sum", OPT_VALUE, &o.sum, NULL, 0},
+    {"method", OPT_VALUE, &o.method, NULL, 0}, {"format", OPT_VALUE, &o.format, NULL, 0},
+    {"dtype", OPT_VALUE, &o.dtype, NULL, 0},   {"offset", OPT_VALUE, &o.offset, NULL, 0},
+    {"col", OPT_VALUE, &o.col, NULL, 0},       {"gen", OPT_VALUE, &o.gen, NULL, 0},
+    {"n", OPT_VALUE, &o.n, NULL, 0},           {"seed", OPT_VALUE, &o.seed, NULL, 0},
+    {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1},
+    {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
+    {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
+    {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},
+    {"a", OPT_VALUE, &o.a, NULL, 0},           {"b", OPT_VALUE, &o.b, NULL, 0},
+  };
+  const char *paths[2];
+  int npaths;
+  char err[256];
+  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], paths, 2, &npaths, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (o.help) {
+    usage_hist(stdout);
+    return EXIT_OK;
+  }
+  if (!o.bins)
+    return cli_error(EXIT_USAGE, "--bins=K is required (see gpuquad hist --help)");
+  int dims = 1;
+  uint32_t bins[2] = {1, 1};
+  int rc = parse_bins(o.bins, &dims, bins);
+  if (rc != EXIT_OK)
+    return rc;
+  if (o.csv && o.json)
+    return cli_error(EXIT_USAGE, "--csv and --json: choose one");
+  if (o.sum && strcmp(o.sum, "plain") != 0 && strcmp(o.sum, "compensated") != 0)
+    return cli_error(EXIT_USAGE, "--sum=%s: expected plain or compensated", o.sum);
+  if (o.sum && !o.values)
+    return cli_error(EXIT_USAGE, "--sum goes with --values");
+  if (o.values && dims == 2)
+    return cli_error(EXIT_USAGE, "--values: binned sums are one-dimensional (one --bins)");
+  gq_hist_method method = GQ_HIST_AUTO;
+  if (o.method && gq_hist_method_parse(o.method, &method) != GQ_SUCCESS)
+    return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o.method);
+  if (o.plot && (rc = hist_plot_check(o.plot)) != EXIT_OK)
+    return rc;
+  if (o.range) { /* bad input before any data is read */
+    double lo[2], hi[2];
+    rc = parse_range(o.range, dims, lo, hi);
+    if (rc != EXIT_OK)
+      return rc;
+  }
+  hist_data d;
+  memset(&d, 0, sizeof d);
+  d.inputs = dims;
+  if ((o.a || o.b) && !o.f)
+    return cli_error(EXIT_USAGE, "--a and --b go with --f");
+  if (o.gen && o.f)
+    return cli_error(EXIT_USAGE, "--gen and --f: choose one source");
+  if (o.gen || o.f) {
+    if (npaths > 0)
+      return cli_error(EXIT_USAGE, "--%s replaces the input files (got '%s')", o.gen ? "gen" : "f", paths[0]);
+    if (o.values)
+      return cli_error(EXIT_USAGE, "--values needs data files, not --%s", o.gen ? "gen" : "f");
+    if (o.f && dims == 2)
+      return cli_error(EXIT_USAGE, "--f gives one input: one --bins");
+    if (o.f && o.seed)
+      return cli_error(EXIT_USAGE, "--seed goes with --gen");
+    if (o.f && (rc = evaluate_grid(&o, &d)) != EXIT_OK) {
+      free_data(NULL, &d);
+      return rc;
+    }
+  } else {
+    if (o.n || o.seed)
+      return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
+    if (npaths != dims)
+      return cli_error(EXIT_USAGE, "expected %d input file%s for %s (or --gen); see --help", dims,
+                       dims == 1 ? "" : "s", dims == 1 ? "one --bins" : "two --bins");
+    d.names[0] = paths[0];
+    d.names[1] = dims == 2 ? paths[1] : NULL;
+    d.names[2] = o.values;
+    rc = read_files(&o, &d);
+    if (rc != EXIT_OK) {
+      free_data(NULL, &d);
+      return rc;
+    }
+  }
+  gq_context *ctx = NULL;
+  rc = cli_open_context(o.device ? o.device : "auto", o.json || o.csv, &ctx);
+  if (rc == EXIT_OK)
+    rc = run(ctx, &o, &d, dims, bins, method, t0);
+  free_data(ctx, &d);
+  gq_context_free(ctx);
+  return rc;
+}
