@@ -124,5 +124,8 @@ int cmd_stats(int argc, char **argv, int first, double t_start_ms);
 void usage_dot(FILE *out);
 void usage_rms(FILE *out);
 void usage_stats(FILE *out);
+/* gpuquad scan (cmd_scan.c) */
+int cmd_scan(int argc, char **argv, int first, double t_start_ms);
+void usage_scan(FILE *out);
 
 #endif

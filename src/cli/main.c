@@ -22,6 +22,7 @@ static void usage(FILE *out)
         "  rms A B     rms, max and relative size of a - b\n"
         "  stats A     one-pass statistics of a vector\n"
         "  mc          Monte Carlo mean and integral over a box or N(0, I)\n"
+        "  scan A      prefix sums of a vector (files streamed, or --gen)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "\n",
@@ -52,7 +53,7 @@ static int run_command(int argc, char **argv, double t0);
  * usage error, never the general usage printed as if it answered. */
 static int help_command(int argc, char **argv, double t0)
 {
-  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc"};
+  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "scan"};
   if (argc == 2 || (argc == 3 && strcmp(argv[2], "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;
@@ -85,6 +86,8 @@ static int run_command(int argc, char **argv, double t0)
       return cmd_stats(argc, argv, 2, t0);
     else if (strcmp(argv[1], "mc") == 0) /* gpuquad mc (issue 4) */
       return cmd_mc(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "scan") == 0) /* gpuquad scan (issue 19) */
+      return cmd_scan(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0)
       return help_command(argc, argv, t0);
     else

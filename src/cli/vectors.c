@@ -52,8 +52,7 @@ void vec_usage_options(FILE *out)
         out);
 }
 
-static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_reader_opts *ropts,
-                         gq_gen_kind *gen, uint64_t *n, uint64_t *seed)
+int vec_parse_reader(const vec_options *o, gq_reader_opts *ropts)
 {
   char err[256];
   memset(ropts, 0, sizeof *ropts);
@@ -77,6 +76,30 @@ static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_read
     return cli_error(EXIT_USAGE, "--col=%s: %s", o->col, err);
   if (o->col)
     ropts->column = (int)v;
+  return EXIT_OK;
+}
+
+int vec_parse_gen(const vec_options *o, gq_gen_kind *gen, uint64_t *n, uint64_t *seed)
+{
+  char err[256];
+  if (strcmp(o->gen, "uniform") == 0) *gen = GQ_GEN_UNIFORM;
+  else if (strcmp(o->gen, "normal") == 0) *gen = GQ_GEN_NORMAL;
+  else if (strcmp(o->gen, "linspace") == 0) *gen = GQ_GEN_LINSPACE;
+  else return cli_error(EXIT_USAGE, "--gen=%s: expected uniform, normal or linspace", o->gen);
+  if (gq_parse_count(o->n ? o->n : "1e6", UINT64_C(1) << 40, n, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
+  *seed = 1;
+  if (o->seed && gq_parse_whole(o->seed, 0, UINT64_MAX, seed, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--seed=%s: %s", o->seed, err);
+  return EXIT_OK;
+}
+
+static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_reader_opts *ropts,
+                         gq_gen_kind *gen, uint64_t *n, uint64_t *seed)
+{
+  const int rc = vec_parse_reader(o, ropts);
+  if (rc != EXIT_OK)
+    return rc;
   run->nan_text = o->nan ? o->nan : "propagate";
   if (strcmp(run->nan_text, "propagate") == 0) run->nan = GQ_NAN_PROPAGATE;
   else if (strcmp(run->nan_text, "omit") == 0) run->nan = GQ_NAN_OMIT;
@@ -87,16 +110,7 @@ static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_read
   if (run->generated) {
     if (npaths > 0)
       return cli_error(EXIT_USAGE, "--gen replaces the input files (got '%s')", run->names[0]);
-    if (strcmp(o->gen, "uniform") == 0) *gen = GQ_GEN_UNIFORM;
-    else if (strcmp(o->gen, "normal") == 0) *gen = GQ_GEN_NORMAL;
-    else if (strcmp(o->gen, "linspace") == 0) *gen = GQ_GEN_LINSPACE;
-    else return cli_error(EXIT_USAGE, "--gen=%s: expected uniform, normal or linspace", o->gen);
-    if (gq_parse_count(o->n ? o->n : "1e6", UINT64_C(1) << 40, n, err, sizeof err) != 0)
-      return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
-    *seed = 1;
-    if (o->seed && gq_parse_whole(o->seed, 0, UINT64_MAX, seed, err, sizeof err) != 0)
-      return cli_error(EXIT_USAGE, "--seed=%s: %s", o->seed, err);
-    return EXIT_OK;
+    return vec_parse_gen(o, gen, n, seed);
   }
   if (o->n || o->seed)
     return cli_error(EXIT_USAGE, "--n and --seed go with --gen");

@@ -22,6 +22,10 @@ typedef struct {
 void vec_cli_options(vec_options *o, cli_option *opts);
 /* The shared options' --help lines. */
 void vec_usage_options(FILE *out);
+/* The reader's options (--format, --dtype, --offset, --col), and --gen's
+ * (--gen, --n, --seed; o->gen set): exit statuses after a message. */
+int vec_parse_reader(const vec_options *o, gq_reader_opts *ropts);
+int vec_parse_gen(const vec_options *o, gq_gen_kind *gen, uint64_t *n, uint64_t *seed);
 
 typedef union {
   gq_sum_acc sum;
