@@ -204,7 +204,15 @@ static void arguments(void)
   tap_ok(gq_scan(NULL, GQ_SCAN_F64, 0, GQ_SCAN_LOOKBACK, 1, &x, &y, NULL) == GQ_EINVAL, "NULL context");
   tap_ok(gq_scan(ctx, (gq_scan_type)7, 0, GQ_SCAN_LOOKBACK, 1, &x, &y, NULL) == GQ_EINVAL, "unknown type");
   tap_ok(gq_scan(ctx, GQ_SCAN_F64, 0, (gq_scan_method)9, 1, &x, &y, NULL) == GQ_EINVAL, "unknown method");
-  tap_ok(gq_scan(ctx, GQ_SCAN_F64, 0, GQ_SCAN_LOOKBACK, 1, NULL, &y, NULL) == GQ_EINVAL, "NULL x");
+  tap_ok(gq_scan(ctx, GQ_SCAN_F64, 0, GQ_SCAN_LOOKBACK, 1, NULL, &y, NULL) == GQ_EINVAL && *gq_last_error(),
+         "NULL x: %s", gq_last_error());
+  tap_ok(gq_scan(ctx, GQ_SCAN_F64, 0, GQ_SCAN_LOOKBACK, 1, &x, NULL, NULL) == GQ_EINVAL, "NULL y");
+  const gq_integrand *c = gq_integrand_builtin("circle");
+  tap_ok(gq_cumulative_integral(NULL, c, 0, 1, 10, GQ_RULE_TRAPEZOID, &y, 1, NULL) == GQ_EINVAL &&
+             gq_cumulative_integral(ctx, NULL, 0, 1, 10, GQ_RULE_TRAPEZOID, &y, 1, NULL) == GQ_EINVAL &&
+             gq_cumulative_integral(ctx, c, 0, 1, 10, GQ_RULE_TRAPEZOID, NULL, 1, NULL) == GQ_EINVAL,
+         "gq_cumulative_integral: NULL ctx, f, out");
+  tap_ok(gq_cumulative_integral(ctx, c, 0, 1, 10, (gq_rule)42, &y, 1, NULL) == GQ_EINVAL, "an unknown rule");
   gq_scan_carry carry = {3.0, 0.0, 3};
   tap_ok(gq_scan(ctx, GQ_SCAN_F64, 0, GQ_SCAN_LOOKBACK, 0, NULL, NULL, &carry) == GQ_SUCCESS && carry.sum == 3.0,
          "n = 0 leaves the carry alone");
