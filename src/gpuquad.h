@@ -730,11 +730,14 @@ int gq_mc_check(const gq_mc_result *r, const gq_mc_reference *ref, double *z);
  * bit.  64-bit integers are exact, wrapping modulo 2^64 on overflow.  NaN
  * and Inf propagate as IEEE addition does. */
 typedef enum { GQ_SCAN_F64 = 0, GQ_SCAN_F32 = 1, GQ_SCAN_I64 = 2 } gq_scan_type;
-/* GPU methods (the CPU backend has one: two OpenMP passes over fixed chunks):
- * LOOKBACK, one pass with decoupled look-back (reads and writes each element
- * once); THREE_PHASE, tile totals, a scan of them, and a second pass over
- * the tiles (reads twice). */
-typedef enum { GQ_SCAN_LOOKBACK = 0, GQ_SCAN_THREE_PHASE = 1 } gq_scan_method;
+/* GPU methods (the CPU backend has one: two OpenMP passes over fixed chunks,
+ * which LOOKBACK and THREE_PHASE both name there): LOOKBACK, one pass with
+ * decoupled look-back (reads and writes each element once); THREE_PHASE,
+ * tile totals, a scan of them, and a second pass over the tiles (reads
+ * twice); CUB, cub::DeviceScan's sums in the element's type, NOT compensated
+ * (y_i within i u sum|x_j|; the baseline), a nonzero carry added by one more
+ * pass (GQ_EUNSUP on a CPU context). */
+typedef enum { GQ_SCAN_LOOKBACK = 0, GQ_SCAN_THREE_PHASE = 1, GQ_SCAN_CUB = 2 } gq_scan_method;
 /* The running total of a stream of scans: sum + err for floating types
  * (a compensated pair), isum for GQ_SCAN_I64.  All zero: nothing before. */
 typedef struct {

@@ -65,8 +65,8 @@ static double value_at(gq_scan_type t, const void *x, size_t i)
 
 /* Compare y (n results, the (n+1)-th a guard) with the reference scan of x
  * from carry0.  Returns the number of bad elements (and prints the first). */
-static size_t compare(gq_scan_type t, int exclusive, const void *x, const void *y, size_t n, gq_scan_carry carry0,
-                      const gq_scan_carry *carry, const void *poisoned)
+static size_t compare(gq_scan_type t, int exclusive, int plain, const void *x, const void *y, size_t n,
+                      gq_scan_carry carry0, const gq_scan_carry *carry, const void *poisoned)
 {
   size_t bad = 0;
   const double u = t == GQ_SCAN_F32 ? 0x1p-24 : 0x1p-53;
@@ -93,16 +93,18 @@ static size_t compare(gq_scan_type t, int exclusive, const void *x, const void *
       abs_sum += fabsl(v);
       const long double want = exclusive ? before : s + c;
       const double got = value_at(t, y, i);
-      const double bound = (double)(u * fabsl(want) + 2.0L * (long double)(i + 1) * 0x1p-106L * abs_sum) +
-                           (double)(0x1p-62L * fabsl(want)) + DBL_TRUE_MIN;
+      /* plain (CUB's) sums: any order of i + 1 roundings, i u sum |x_j| */
+      const long double spread = plain ? (long double)(i + 1) * u * abs_sum : 2.0L * (long double)(i + 1) * 0x1p-106L * abs_sum;
+      const double bound = (double)(u * fabsl(want) + spread) + (double)(0x1p-62L * fabsl(want)) + DBL_TRUE_MIN;
       const double err = fabs((double)((long double)got - want));
-      if (err / bound > worst_ratio[t == GQ_SCAN_F32])
+      if (!plain && err / bound > worst_ratio[t == GQ_SCAN_F32])
         worst_ratio[t == GQ_SCAN_F32] = err / bound;
       if (!(err <= bound) && bad++ == 0)
         diag("element %zu: %.17g, expected %.17Lg (error %.3g, bound %.3g)", i, got, want, err, bound);
     }
     const long double total = carry->sum + (long double)carry->err;
-    if (!(fabsl(total - (s + c)) <= 0x1p-100L * abs_sum + 0x1p-62L * fabsl(s + c)) && bad++ == 0)
+    const long double slack = plain ? (long double)(n + 1) * u * abs_sum : 0x1p-100L * abs_sum;
+    if (!(fabsl(total - (s + c)) <= slack + 0x1p-62L * fabsl(s + c)) && bad++ == 0)
       diag("carry %.17Lg, expected %.17Lg", total, s + c);
   }
   const size_t end = n * elem_size(t);
@@ -153,9 +155,10 @@ static void check_scan(gq_scan_type t, int exclusive, gq_scan_method m, size_t n
   }
   if (status == GQ_SUCCESS)
     status = gq_copy_from(ctx, hy, target, bytes);
-  const size_t bad = status == GQ_SUCCESS ? compare(t, exclusive, hx, hy, n, carry0, &carry, hp) : n;
+  const size_t bad = status == GQ_SUCCESS ? compare(t, exclusive, m == GQ_SCAN_CUB, hx, hy, n, carry0, &carry, hp) : n;
   tap_ok(status == GQ_SUCCESS && bad == 0, "%s %s %s n = %zu%s%s%s: %s", type_name(t),
-         exclusive ? "exclusive" : "inclusive", m == GQ_SCAN_LOOKBACK ? "lookback" : "three-phase", n,
+         exclusive ? "exclusive" : "inclusive",
+         m == GQ_SCAN_LOOKBACK ? "lookback" : m == GQ_SCAN_THREE_PHASE ? "three-phase" : "cub", n,
          pieces > 1 ? " in pieces" : "", in_place ? " in place" : "", with_carry ? " from a carry" : "",
          status != GQ_SUCCESS ? gq_last_error() : bad ? "wrong elements" : "ok");
 out:
@@ -166,10 +169,11 @@ out:
   free(hp);
 }
 
-static void scans(int big)
+static void scans(int gpu)
 {
   const gq_scan_type types[] = {GQ_SCAN_F64, GQ_SCAN_F32, GQ_SCAN_I64};
-  const gq_scan_method methods[] = {GQ_SCAN_LOOKBACK, GQ_SCAN_THREE_PHASE};
+  const gq_scan_method methods[] = {GQ_SCAN_LOOKBACK, GQ_SCAN_THREE_PHASE, GQ_SCAN_CUB};
+  const size_t nmethods = gpu ? 3 : 2; /* CUB is the GPU's baseline */
   size_t sizes[32];
   int count = 0;
   sizes[count++] = 1;
@@ -181,7 +185,7 @@ static void scans(int big)
   }
   for (int s = 0; s < count; s++)
     for (size_t t = 0; t < 3; t++)
-      for (size_t m = 0; m < 2; m++)
+      for (size_t m = 0; m < nmethods; m++)
         for (int ex = 0; ex <= 1; ex++)
           check_scan(types[t], ex, methods[m], sizes[s], 1, 0, s % 2);
   for (size_t t = 0; t < 3; t++) {
@@ -190,11 +194,15 @@ static void scans(int big)
     check_scan(types[t], 0, GQ_SCAN_LOOKBACK, 70001, 1, 1, 1);
     check_scan(types[t], 1, GQ_SCAN_THREE_PHASE, 70001, 1, 1, 0);
   }
-  if (big)
-    for (size_t m = 0; m < 2; m++) {
-      check_scan(GQ_SCAN_F64, 0, methods[m], 10000003, 1, 0, 1);
-      check_scan(GQ_SCAN_I64, 1, methods[m], 10000003, 1, 0, 0);
+  if (gpu)
+    for (size_t t = 0; t < 3; t++) {
+      check_scan(types[t], 0, GQ_SCAN_CUB, 100003, 7, 0, 1);
+      check_scan(types[t], 1, GQ_SCAN_CUB, 70001, 1, 1, 1);
     }
+  for (size_t m = 0; m < nmethods; m++) {
+    check_scan(GQ_SCAN_F64, 0, methods[m], 10000003, 1, 0, 1);
+    check_scan(GQ_SCAN_I64, 1, methods[m], 10000003, 1, 0, 0);
+  }
   diag("largest |y - P| / (u |P| + 2 i u^2 sum |x|): f64 %.3g, f32 %.3g", worst_ratio[0], worst_ratio[1]);
 }
 
@@ -334,7 +342,10 @@ int main(int argc, char **argv)
   if (!ctx)
     return tap_done();
   arguments();
-  scans(1);
+  scans(gpu);
+  double x = 1, y;
+  tap_ok(gpu || gq_scan(ctx, GQ_SCAN_F64, 0, GQ_SCAN_CUB, 1, &x, &y, NULL) == GQ_EUNSUP,
+         "the CUB method on a CPU context: GQ_EUNSUP");
   cumulative();
   gq_context_free(ctx);
   return tap_done();

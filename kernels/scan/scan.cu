@@ -1,7 +1,12 @@
 // scan.cu — gq_scan on a CUDA context: the tile states a context keeps,
 // and the launches of the one-pass (look-back) and three-phase scans for
-// doubles, floats and 64-bit integers (device_scan.cuh).
+// doubles, floats and 64-bit integers (device_scan.cuh), and CUB's
+// DeviceScan as the uncompensated baseline.
+#include <algorithm>
 #include <new>
+#include <type_traits>
+
+#include <cub/device/device_scan.cuh>
 
 #include "../cuda_check.cuh"
 #include "device_scan.cuh"
@@ -103,6 +108,58 @@ int launch_scan(gq_cuda_state *st, gq_scan_method method, Source src, Sink sink,
   return GQ_SUCCESS;
 }
 
+// The carry added to CUB's sums, in their type (T's own addition: CUB's sums
+// are plain).
+template <class T> __global__ void add_carry_kernel(T *y, unsigned long long n, T carry)
+{
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x)
+    y[i] += carry;
+}
+
+// cub::DeviceScan, the baseline: sums in the element's type (int64 as
+// unsigned, so that an overflow wraps as defined), temporary storage from the
+// stream-ordered allocator, a nonzero carry added by one more pass, and the
+// new total read back: the last sum, plus the last element for an exclusive
+// scan (saved first: y may be x).
+template <class T> int cub_scan(gq_cuda_state *st, const gq_scan_call *c, gq_scan_carry *carry)
+{
+  const T *x = static_cast<const T *>(c->x);
+  T *y = static_cast<T *>(c->y);
+  const unsigned long long n = c->n;
+  T last_x = 0, last_y = 0;
+  if (c->exclusive)
+    GQ_CUDA_TRY(cudaMemcpyAsync(&last_x, x + n - 1, sizeof(T), cudaMemcpyDeviceToHost, st->stream));
+  size_t bytes = 0;
+  GQ_CUDA_TRY(c->exclusive ? cub::DeviceScan::ExclusiveSum(nullptr, bytes, x, y, n, st->stream)
+                           : cub::DeviceScan::InclusiveSum(nullptr, bytes, x, y, n, st->stream));
+  void *temp = nullptr;
+  GQ_CUDA_TRY(cudaMallocAsync(&temp, bytes, st->stream));
+  const cudaError_t e = c->exclusive ? cub::DeviceScan::ExclusiveSum(temp, bytes, x, y, n, st->stream)
+                                     : cub::DeviceScan::InclusiveSum(temp, bytes, x, y, n, st->stream);
+  GQ_CUDA_TRY(cudaFreeAsync(temp, st->stream));
+  GQ_CUDA_TRY(e);
+  T in;
+  if constexpr (sizeof(T) == 8 && !std::is_floating_point<T>::value)
+    in = (T)carry->isum;
+  else
+    in = (T)(carry->sum + carry->err);
+  if (in != 0) {
+    add_carry_kernel<T><<<(unsigned)std::min<unsigned long long>((n + 255) / 256, 4096), 256, 0, st->stream>>>(y, n, in);
+    GQ_CUDA_LAUNCH_CHECK();
+  }
+  GQ_CUDA_TRY(cudaMemcpyAsync(&last_y, y + n - 1, sizeof(T), cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+  const T total = last_y + last_x;
+  if constexpr (sizeof(T) == 8 && !std::is_floating_point<T>::value) {
+    carry->isum = (int64_t)total;
+  } else {
+    carry->sum = (double)total;
+    carry->err = 0.0;
+  }
+  return GQ_SUCCESS;
+}
+
 template <class Op>
 int scan_as(gq_cuda_state *st, const gq_scan_call *c, gq_scan_carry *carry)
 {
@@ -139,6 +196,13 @@ extern "C" int gq_cuda_scan(gq_cuda_state *st, const gq_scan_call *c, gq_scan_ca
   int status = gq_scan_reserve(st, 1);
   if (status != GQ_SUCCESS)
     return status;
+  if (c->method == GQ_SCAN_CUB) {
+    switch (c->type) {
+    case GQ_SCAN_F64: return cub_scan<double>(st, c, carry);
+    case GQ_SCAN_F32: return cub_scan<float>(st, c, carry);
+    default: return cub_scan<unsigned long long>(st, c, carry);
+    }
+  }
   switch (c->type) {
   case GQ_SCAN_F64: return scan_as<DoubleSum>(st, c, carry);
   case GQ_SCAN_F32: return scan_as<FloatSum>(st, c, carry);

@@ -17,7 +17,7 @@ int gq_scan(gq_context *ctx, gq_scan_type type, int exclusive, gq_scan_method me
     return gq_null_arg(__func__, "ctx");
   if (type != GQ_SCAN_F64 && type != GQ_SCAN_F32 && type != GQ_SCAN_I64)
     return gq_fail(GQ_EINVAL, "gq_scan: unknown type %d", (int)type);
-  if (method != GQ_SCAN_LOOKBACK && method != GQ_SCAN_THREE_PHASE)
+  if (method != GQ_SCAN_LOOKBACK && method != GQ_SCAN_THREE_PHASE && method != GQ_SCAN_CUB)
     return gq_fail(GQ_EINVAL, "gq_scan: unknown method %d", (int)method);
   if (n == 0)
     return GQ_SUCCESS;
@@ -34,7 +34,8 @@ int gq_scan(gq_context *ctx, gq_scan_type type, int exclusive, gq_scan_method me
   const gq_scan_call p = {type, exclusive != 0, method, n, x, y};
   gq_clear_error();
   if (ctx->backend == GQ_BACKEND_CPU)
-    return gq_cpu_scan(&p, carry ? carry : &zero);
+    return method == GQ_SCAN_CUB ? gq_fail(GQ_EUNSUP, "gq_scan: the CUB method needs a CUDA context")
+                                 : gq_cpu_scan(&p, carry ? carry : &zero);
 #ifdef HAVE_CUDA
   return gq_cuda_scan(ctx->cuda, &p, carry ? carry : &zero);
 #else
