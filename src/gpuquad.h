@@ -759,14 +759,21 @@ int gq_scan(gq_context *ctx, gq_scan_type type, int exclusive, gq_scan_method me
  * divide n); 0 for every == 0. */
 uint64_t gq_cumulative_count(uint64_t n, uint64_t every);
 
-/* The cumulative trapezoid of f on [a, b] with n intervals (x_i = fma(i, h,
- * a), x_n = b; scipy.integrate.cumulative_trapezoid with initial=0):
- * F_0 = 0, F_i = h (f_0/2 + f_1 + ... + f_{i-1} + f_i/2), written to out
- * (gq_cumulative_count(n, every) doubles in the context's memory) for i =
- * 0, every, 2 every, ... and n.  F_n is gq_integrate_rule's trapezoid
- * result to within 2 u |T| + 4 n u^2 h sum|f_i| (both are compensated sums
- * of the same terms, in other orders).  f in double.  rule must be
- * GQ_RULE_TRAPEZOID (a cumulative Simpson is GQ_EUNSUP: not built yet).
+/* The cumulative integral of f on [a, b] with n intervals (x_i = fma(i, h,
+ * a), x_n = b), F_0 = 0, written to out (gq_cumulative_count(n, every)
+ * doubles in the context's memory) for i = 0, every, 2 every, ... and n:
+ *   GQ_RULE_TRAPEZOID  F_i = h (f_0/2 + f_1 + ... + f_{i-1} + f_i/2)
+ *                      (scipy.integrate.cumulative_trapezoid, initial=0);
+ *   GQ_RULE_SIMPSON    scipy.integrate.cumulative_simpson (initial=0) for
+ *                      equal intervals: the interval [x_j, x_{j+1}] gets
+ *                      h/12 (5 f_j + 8 f_{j+1} - f_{j+2}) for even j, and
+ *                      h/12 (-f_{j-1} + 8 f_j + 5 f_{j+1}) for odd j and the
+ *                      last interval; F at even i is the composite Simpson
+ *                      rule on [a, x_i]; any n (n = 1: the trapezoid).
+ * F_n is gq_integrate_rule's result (Simpson: for even n) to within
+ * 2 u |T| + 4 n u^2 h sum|f_i| (trapezoid; compensated sums of the same
+ * terms in other orders), plus 4 u h sum|f_i| for Simpson (its terms round).
+ * f in double.  Boole and Gauss-Legendre are GQ_EUNSUP.
  * GQ_EINVAL for infinite or NaN limits, n outside [1, GQ_TRAPEZOID_MAX_N],
  * every == 0, NULL pointers; GQ_EDOM when F_n is not finite (f is not
  * finite somewhere; the values are written all the same).  On a GPU an

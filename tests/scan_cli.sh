@@ -64,6 +64,9 @@ run "$G" --f='2*x' --a=0 --b=2 --n=10 --device=cpu --cumulative --every=3 --out=
 check "--every=3 on 10 intervals: F_0, F_3, F_6, F_9 and F_10" sh -c 'head -c 128 "$1" | grep -a -q "(5,)"' _ "$d/F3.npy"
 run "$G" --f='2*x' --a=0 --b=2 --n=10 --device=cpu --cumulative --every=3 --with-x --out="$d/F3x.npy"
 check "--with-x: rows of two" sh -c 'head -c 128 "$1" | grep -a -q "(5, 2)"' _ "$d/F3x.npy"
+run "$G" --f='3*x^2-2*x+1' --a=0 --b=2 --n=8 --rule=simpson --device=cpu --cumulative --out="$d/S.txt" --with-x
+check "cumulative Simpson of a quadratic: x^3 - x^2 + x exactly at every point" \
+  test "$(tr '\n' ' ' <"$d/S.txt")" = "0 0 0.25 0.203125 0.5 0.375 0.75 0.609375 1 1 1.25 1.640625 1.5 2.625 1.75 4.046875 2 6 "
 run "$G" --f=circle --n=100000 --device=cpu --cumulative
 check "summary: F(b) equals the plain rule and passes the check" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "reference .*: ok"' _ "$rc" "$out"
 finish

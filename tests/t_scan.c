@@ -243,8 +243,24 @@ static const gq_integrand *integrand(const char *text, gq_integrand **owned)
 
 /* F_i in double-double on the host: h (S_i - f_0/2 - f_i/2), and the scale
  * of its rounding h sum_{j<=i} |f_j|. */
-static void check_cumulative(const char *text, double a, double b, uint64_t n, uint64_t every)
+/* The Simpson terms of cumulative.cuh / scipy's cumulative_simpson, on the
+ * host: 12/h times the integral over [x_{i-1}, x_i]. */
+static double simpson_term(const gq_integrand *f, double a, double b, uint64_t n, uint64_t i)
 {
+  const double h = (b - a) / (double)n;
+#define FX(k) gq_integrand_eval(f, (k) == n ? b : fma((double)(k), h, a))
+  if (i == 0)
+    return 0.0;
+  const uint64_t j = i - 1;
+  if (j % 2 == 0 && j != n - 1)
+    return 5.0 * FX(j) + 8.0 * FX(j + 1) - FX(j + 2);
+  return -FX(j - 1) + 8.0 * FX(j) + 5.0 * FX(j + 1);
+#undef FX
+}
+
+static void check_cumulative_rule(const char *text, double a, double b, uint64_t n, uint64_t every, gq_rule rule)
+{
+  const int simpson = rule == GQ_RULE_SIMPSON && n >= 2;
   gq_integrand *owned;
   const gq_integrand *f = integrand(text, &owned);
   const uint64_t count = gq_cumulative_count(n, every);
@@ -258,11 +274,11 @@ static void check_cumulative(const char *text, double a, double b, uint64_t n, u
   int status = gq_copy_to(ctx, d_out, h_out, (count + 1) * sizeof *h_out);
   double ms = -1;
   if (status == GQ_SUCCESS)
-    status = gq_cumulative_integral(ctx, f, a, b, n, GQ_RULE_TRAPEZOID, d_out, every, &ms);
+    status = gq_cumulative_integral(ctx, f, a, b, n, rule, d_out, every, &ms);
   if (status == GQ_SUCCESS)
     status = gq_copy_from(ctx, h_out, d_out, (count + 1) * sizeof *h_out);
-  if (!tap_ok(status == GQ_SUCCESS, "cumulative %s on [%g, %g], n = %llu, every %llu: %s", text, a, b,
-              (unsigned long long)n, (unsigned long long)every, status ? gq_last_error() : "ran"))
+  if (!tap_ok(status == GQ_SUCCESS, "cumulative %s %s on [%g, %g], n = %llu, every %llu: %s", gq_rule_name(rule),
+              text, a, b, (unsigned long long)n, (unsigned long long)every, status ? gq_last_error() : "ran"))
     goto out;
   const double h = (b - a) / (double)n, u = 0x1p-53;
   const double f0 = gq_integrand_eval(f, a);
@@ -271,7 +287,8 @@ static void check_cumulative(const char *text, double a, double b, uint64_t n, u
   size_t bad = 0;
   for (uint64_t i = 0; i <= n; i++) {
     const double fi = gq_integrand_eval(f, i == n ? b : fma((double)i, h, a));
-    s = dd_add(s, fi);
+    const double term = simpson ? simpson_term(f, a, b, n, i) : fi;
+    s = dd_add(s, term);
     abs_sum += fabs(fi);
     uint64_t j = UINT64_MAX;
     if (i % every == 0)
@@ -280,10 +297,11 @@ static void check_cumulative(const char *text, double a, double b, uint64_t n, u
       j = count - 1;
     if (j == UINT64_MAX)
       continue;
-    dd t = dd_add(dd_add(s, -0.5 * f0), -0.5 * fi);
-    const double want = i == 0 ? 0.0 : (t.hi + t.lo) * h;
-    /* 4 u |F| + 8 u h sum|f|: the device's f may differ from the host's by an ulp or two */
-    const double bound = 4 * u * fabs(want) + 8 * u * fabs(h) * abs_sum + DBL_TRUE_MIN;
+    dd t = simpson ? s : dd_add(dd_add(s, -0.5 * f0), -0.5 * fi);
+    const double want = i == 0 ? 0.0 : (t.hi + t.lo) * (simpson ? h / 12 : h);
+    /* 4 u |F| + 8 u h sum|f|: the device's f may differ from the host's by an
+     * ulp or two; a Simpson term (weights 5, 8, 1) rounds once more */
+    const double bound = 4 * u * fabs(want) + (simpson ? 16 : 8) * u * fabs(h) * abs_sum + DBL_TRUE_MIN;
     const double err = fabs(h_out[j] - want);
     if (err / bound > worst)
       worst = err / bound;
@@ -294,12 +312,16 @@ static void check_cumulative(const char *text, double a, double b, uint64_t n, u
   memcpy(&guard, &h_out[count], 8);
   tap_ok(bad == 0 && guard == GQ_POISON && h_out[0] == 0.0, "  the %llu values against double-double (worst %.3g of the bound)%s",
          (unsigned long long)count, worst, guard != GQ_POISON ? "; the element after the end was written" : "");
+  if (rule == GQ_RULE_SIMPSON && n % 2) /* no plain Simpson rule on an odd n */
+    goto out;
   gq_rule_result r;
-  status = gq_integrate_rule(ctx, f, GQ_RULE_TRAPEZOID, a, b, n, GQ_PRECISION_DOUBLE, &r);
+  status = gq_integrate_rule(ctx, f, rule, a, b, n, GQ_PRECISION_DOUBLE, &r);
   const double last = h_out[count - 1];
-  const double bound = 2 * u * fabs(r.result) + 4 * (double)n * u * u * fabs(h) * abs_sum + DBL_TRUE_MIN;
+  /* Simpson: the terms' roundings, 4 u h sum|f|, besides */
+  const double bound = 2 * u * fabs(r.result) + 4 * (double)n * u * u * fabs(h) * abs_sum +
+                       (simpson ? 4 * u * fabs(h) * abs_sum : 0.0) + DBL_TRUE_MIN;
   tap_ok(status == GQ_SUCCESS && fabs(last - r.result) <= bound,
-         "  F_n = %.17g, the plain trapezoid %.17g (difference %.3g, bound %.3g)", last, r.result,
+         "  F_n = %.17g, the plain %s %.17g (difference %.3g, bound %.3g)", last, gq_rule_name(rule), r.result,
          fabs(last - r.result), bound);
   gq_reference ref;
   if (n >= 1000 && gq_integrate_reference(f, a, b, &ref) == GQ_SUCCESS) { /* a converged rule */
@@ -316,8 +338,46 @@ out:
   gq_integrand_free(owned);
 }
 
+static void check_cumulative(const char *text, double a, double b, uint64_t n, uint64_t every)
+{
+  check_cumulative_rule(text, a, b, n, every, GQ_RULE_TRAPEZOID);
+}
+
+/* Simpson's parabolas integrate a quadratic exactly on every interval, and
+ * a cubic at every even point: F_i against the antiderivative. */
+static void simpson_exact(const char *text, double (*F)(double), uint64_t n, int every_point)
+{
+  gq_integrand *owned;
+  const gq_integrand *f = integrand(text, &owned);
+  double *h_out = malloc((n + 1) * sizeof *h_out), *d_out = NULL;
+  int status = f && h_out ? gq_alloc(ctx, (n + 1) * sizeof *h_out, (void **)&d_out) : GQ_ENOMEM;
+  if (status == GQ_SUCCESS)
+    status = gq_cumulative_integral(ctx, f, 0.0, 2.0, n, GQ_RULE_SIMPSON, d_out, 1, NULL);
+  if (status == GQ_SUCCESS)
+    status = gq_copy_from(ctx, h_out, d_out, (n + 1) * sizeof *h_out);
+  double worst = 0.0;
+  for (uint64_t i = 0; status == GQ_SUCCESS && i <= n; i += every_point ? 1 : 2) {
+    const double x = i == n ? 2.0 : fma((double)i, 2.0 / (double)n, 0.0);
+    worst = fmax(worst, fabs(h_out[i] - (F(x) - F(0.0))));
+  }
+  tap_ok(status == GQ_SUCCESS && worst <= 64 * 0x1p-53 * 8.0, "cumulative simpson of %s, n = %llu, at %s point: "
+         "the antiderivative to %.3g", text, (unsigned long long)n, every_point ? "every" : "every even", worst);
+  gq_free(ctx, d_out);
+  free(h_out);
+  gq_integrand_free(owned);
+}
+static double quadratic_F(double x) { return x * x * x - x * x + x; }
+static double cubic_F(double x) { return x * x * x * x - x; }
+
 static void cumulative(void)
 {
+  simpson_exact("3*x^2 - 2*x + 1", quadratic_F, 7, 1);
+  simpson_exact("3*x^2 - 2*x + 1", quadratic_F, 10, 1);
+  simpson_exact("4*x^3 - 1", cubic_F, 12, 0);
+  check_cumulative_rule("sin(x)*exp(-x/3)", -1.0, 7.5, 100000, 7, GQ_RULE_SIMPSON);
+  check_cumulative_rule("runge", -5.0, 5.0, 4097, 1, GQ_RULE_SIMPSON);
+  check_cumulative_rule("circle", 0.0, 1.0, 1000002, 1000, GQ_RULE_SIMPSON);
+  check_cumulative_rule("circle", 0.0, 1.0, 1, 1, GQ_RULE_SIMPSON); /* one interval: the trapezoid */
   check_cumulative("circle", 0.0, 1.0, 1, 1);
   check_cumulative("circle", 0.0, 1.0, 10007, 1);
   check_cumulative("sin(x)*exp(-x/3)", -1.0, 7.5, 100000, 7);
@@ -326,8 +386,8 @@ static void cumulative(void)
   check_cumulative("x^3 - 2*x", 0.0, 2.0, 1000003, 1000);
   double out[4];
   const gq_integrand *c = gq_integrand_builtin("circle");
-  tap_ok(gq_cumulative_integral(ctx, c, 0, 1, 10, GQ_RULE_SIMPSON, out, 1, NULL) == GQ_EUNSUP,
-         "cumulative Simpson: GQ_EUNSUP");
+  tap_ok(gq_cumulative_integral(ctx, c, 0, 1, 12, GQ_RULE_BOOLE, out, 1, NULL) == GQ_EUNSUP,
+         "cumulative Boole: GQ_EUNSUP");
   tap_ok(gq_cumulative_integral(ctx, c, 0, INFINITY, 10, GQ_RULE_TRAPEZOID, out, 1, NULL) == GQ_EINVAL,
          "an infinite limit: GQ_EINVAL");
   tap_ok(gq_cumulative_integral(ctx, c, 0, 1, 10, GQ_RULE_TRAPEZOID, out, 0, NULL) == GQ_EINVAL,

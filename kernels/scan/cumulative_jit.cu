@@ -1,7 +1,8 @@
 // cumulative_jit.cu — gq_cumulative_integral on a CUDA context: the
 // expression's module (jit.cu's source, gq::jit_module_source) with
-// cumulative.cuh appended, its one kernel the look-back scan over the grid's
-// values with the cumulative sink, compiled by NVRTC and cached like the
+// cumulative.cuh appended, its two kernels the look-back scan over the
+// grid's values (trapezoid) or Simpson items with the cumulative sink,
+// compiled by NVRTC and cached like the
 // grid's kernels (gq::jit_load), and launched here.  CUDA's own functions
 // (Map<0>, the "exact" set): a cumulative integral is written once, with no
 // fast pass to redo.
@@ -26,15 +27,21 @@ using namespace gq::scan;
 struct HostMap {};
 using Shape = ScanShape<DoubleSum>::type;
 using Problem = ScanProblem<DoubleSum, GridItems<HostMap>, CumulativeSink>;
+static_assert(sizeof(SimpsonItems<HostMap>) == sizeof(GridItems<HostMap>), "one problem layout for both rules");
 
-std::string kernel_name()
+enum { TRAPEZOID_KERNEL = 0, SIMPSON_KERNEL = 1, KERNELS = 2 };
+
+void kernel_names(std::string want[KERNELS])
 {
-  char buf[256];
-  snprintf(buf, sizeof buf,
-           "&gq::scan::lookback_kernel<gq::scan::DoubleSum, gq::scan::GridItems<gq_jit::Map<0> >, "
-           "gq::scan::CumulativeSink, %d, %d>",
-           Shape::BLOCK, Shape::ITEMS);
-  return buf;
+  const char *const items[KERNELS] = {"GridItems", "SimpsonItems"};
+  for (int k = 0; k < KERNELS; k++) {
+    char buf[256];
+    snprintf(buf, sizeof buf,
+             "&gq::scan::lookback_kernel<gq::scan::DoubleSum, gq::scan::%s<gq_jit::Map<0> >, "
+             "gq::scan::CumulativeSink, %d, %d>",
+             items[k], Shape::BLOCK, Shape::ITEMS);
+    want[k] = buf;
+  }
 }
 
 int module_source(const gq_integrand *f, std::string *src)
@@ -56,9 +63,10 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   int status = module_source(c->f, &src);
   if (status != GQ_SUCCESS)
     return status;
-  const std::string want = kernel_name();
+  std::string want[KERNELS];
+  kernel_names(want);
   gq_jit_module *m = nullptr;
-  status = gq::jit_load(st, std::string(c->f->canonical) + "|cumulative|double", src, &want, 1, &m, info);
+  status = gq::jit_load(st, std::string(c->f->canonical) + "|cumulative|double", src, want, KERNELS, &m, info);
   if (status != GQ_SUCCESS)
     return status;
   constexpr int TILE = Shape::BLOCK * Shape::ITEMS;
@@ -75,6 +83,9 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.src.last = (double)c->n;
   p.sink.out = c->out;
   p.sink.hs = c->h * c->f->scale; // exact: the scale is a power of two
+  p.sink.simpson = c->simpson;
+  if (c->simpson)
+    p.sink.hs /= 12.0;
   p.sink.n = c->n;
   p.sink.every = c->every;
   p.sink.count = gq_cumulative_count(c->n, c->every);
@@ -85,8 +96,8 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.carry_out = nullptr;
   void *args[] = {&p};
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  GQ_CUDA_TRY(cudaLaunchKernel((const void *)gq::jit_kernel(m, 0), dim3((unsigned)tiles), dim3(Shape::BLOCK), args,
-                               0, st->stream));
+  const void *kernel = (const void *)gq::jit_kernel(m, c->simpson ? SIMPSON_KERNEL : TRAPEZOID_KERNEL);
+  GQ_CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)tiles), dim3(Shape::BLOCK), args, 0, st->stream));
   st->scan->counted += tiles; // launched: its blocks take these numbers
   GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
@@ -99,11 +110,11 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
 // For tests without a GPU: the cumulative module of f compiled for sm_<cc>.
 extern "C" int gq_jit_cumulative_compile_only(const gq_integrand *f, int cc, size_t *cubin_size)
 {
-  std::string src, cubin, name;
-  const std::string want = kernel_name();
+  std::string src, cubin, names[KERNELS], want[KERNELS];
+  kernel_names(want);
   int status = module_source(f, &src);
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(cc / 10, cc % 10, src, &want, 1, &cubin, &name);
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, KERNELS, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

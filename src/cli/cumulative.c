@@ -1,8 +1,9 @@
 /* cumulative.c — `gpuquad integrate --cumulative`: F(x_i) = the integral of
- * f from a to x_i by the cumulative trapezoid (gq_cumulative_integral), kept
- * in device memory, copied back a chunk at a time into --out (.npy, raw or
- * text; x_i beside F with --with-x), and a summary: F at a, the middle and
- * b, F(b) against the plain trapezoid's result and GSL's. */
+ * f from a to x_i by the cumulative trapezoid or Simpson rule
+ * (gq_cumulative_integral), kept in device memory, copied back a chunk at a
+ * time into --out (.npy, raw or text; x_i beside F with --with-x), and a
+ * summary: F at a, the middle and b, F(b) against the plain rule's result
+ * and GSL's. */
 #include "config.h"
 
 #include <math.h>
@@ -16,7 +17,7 @@
 
 void cli_cumulative_usage(FILE *out)
 {
-  fputs("Cumulative integral (the trapezoid rule):\n"
+  fputs("Cumulative integral (--rule=trapezoid, or simpson: scipy's cumulative_simpson):\n"
         "  --cumulative         F(x_i) = integral of f from a to x_i, i = 0..n (F(a) = 0,\n"
         "                       F(b) = the plain rule's result); a summary, and with\n"
         "  --out=FILE           the n + 1 values written (.npy, .txt/.csv, .bin/.f64, or\n"
@@ -127,8 +128,8 @@ int cli_cumulative_run(gq_context *ctx, const gq_integrand *f, double a, double 
   } else {
     const uint64_t mid_i = count / 2 == count - 1 ? n : count / 2 * every;
     const double h = (b - a) / (double)n;
-    fprintf(s, "cumulative %s = %s on [%.17g, %.17g], n = %llu intervals (trapezoid)\n", gq_integrand_name(f),
-            gq_integrand_formula(f), a, b, (unsigned long long)n);
+    fprintf(s, "cumulative %s = %s on [%.17g, %.17g], n = %llu intervals (%s)\n", gq_integrand_name(f),
+            gq_integrand_formula(f), a, b, (unsigned long long)n, gq_rule_name(rule));
     fprintf(s, "  F(a)         0\n");
     fprintf(s, "  F(middle)    %.17g  (x = %.17g)\n", mid, mid_i == n ? b : fma((double)mid_i, h, a));
     fprintf(s, "  F(b)         %.17g\n", last);

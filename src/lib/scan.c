@@ -61,10 +61,10 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
     return gq_null_arg(__func__, "f");
   if (!out)
     return gq_null_arg(__func__, "out");
-  if (rule == GQ_RULE_SIMPSON || rule == GQ_RULE_BOOLE || rule == GQ_RULE_GAUSS_LEGENDRE)
-    return gq_fail(GQ_EUNSUP, "cumulative integrals: only the trapezoid rule (a cumulative %s is not built)",
+  if (rule == GQ_RULE_BOOLE || rule == GQ_RULE_GAUSS_LEGENDRE)
+    return gq_fail(GQ_EUNSUP, "cumulative integrals: the trapezoid or Simpson rule (a cumulative %s is not built)",
                    gq_rule_name(rule));
-  if (rule != GQ_RULE_TRAPEZOID)
+  if (rule != GQ_RULE_TRAPEZOID && rule != GQ_RULE_SIMPSON)
     return gq_fail(GQ_EINVAL, "unknown rule %d", (int)rule);
   if (!isfinite(a) || !isfinite(b))
     return gq_fail(GQ_EINVAL, "cumulative integrals need finite limits (a = %g, b = %g)", a, b);
@@ -83,7 +83,9 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
   if (status != GQ_SUCCESS)
     return status;
   gq_clear_error();
-  gq_cumulative_call p = {f, a, b, h, n, every, out};
+  /* Simpson's parabolas need three points: one interval is the trapezoid's
+   * (as scipy's cumulative_simpson falls back to it). */
+  gq_cumulative_call p = {f, a, b, h, n, every, out, rule == GQ_RULE_SIMPSON && n >= 2};
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (ctx->backend == GQ_BACKEND_CPU) {
     status = gq_cpu_cumulative(&p, &info);

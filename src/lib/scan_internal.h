@@ -21,14 +21,17 @@ typedef struct {
   void *y;
 } gq_scan_call;
 
-/* The cumulative trapezoid of f (f = scale g) on x_i = fma(i, h, a),
- * i = 0..n, x_n = b: F_0 = 0, F_i = h (g_0/2 + g_1 + ... + g_{i-1} + g_i/2)
- * scale, the values F_{jK} (j = 0, 1, ...) and F_n into out (gq_cumulative_count). */
+/* The cumulative integral of f (f = scale g) on x_i = fma(i, h, a),
+ * i = 0..n, x_n = b: F_0 = 0; the trapezoid F_i = h (g_0/2 + g_1 + ... +
+ * g_{i-1} + g_i/2) scale, or (simpson, n >= 2) the sum of scipy's
+ * cumulative_simpson intervals (kernels/scan/cumulative.cuh); the values
+ * F_{jK} (j = 0, 1, ...) and F_n into out (gq_cumulative_count). */
 typedef struct {
   const gq_integrand *f; /* an expression on the GPU (built-ins parsed from their formula) */
   double a, b, h;
   uint64_t n, every;
   double *out;
+  int simpson;
 } gq_cumulative_call;
 
 int gq_cpu_scan(const gq_scan_call *p, gq_scan_carry *carry);

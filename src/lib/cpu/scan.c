@@ -6,9 +6,11 @@
  * any bit of the result.  Doubles and floats run as compensated pairs of
  * doubles (TwoSum per element, compensated.h), as on the GPU.
  *
- * The cumulative trapezoid is the same two passes over the grid's values
- * g_i = f(x_i) (evaluated twice: once per pass, so that nothing of size n is
- * held): F_i = h (S_i - g_0/2 - g_i/2), S_i the inclusive prefix. */
+ * The cumulative integrals are the same two passes over the grid's terms
+ * (f evaluated in each pass, so that nothing of size n is held): for the
+ * trapezoid the values f_i, F_i = h (S_i - f_0/2 - f_i/2) with S_i their
+ * inclusive prefix; for Simpson the intervals' terms of
+ * kernels/scan/cumulative.cuh (scipy's cumulative_simpson), F_i = h/12 S_i. */
 #include "config.h"
 
 #include <math.h>
@@ -104,14 +106,35 @@ static double grid_value(const gq_cumulative_call *p, uint64_t i)
   return gq_integrand_eval_in(p->f, GQ_PRECISION_DOUBLE, x);
 }
 
-/* h (S - g0/2 - gi/2) from the pair S: the halves are exact, the product
- * carries its rounding error (fma), one rounding at the end. */
-static double cumulative_value(gq_csum s, double g0, double gi, double h)
+/* The term of point i: f_i (trapezoid); for Simpson 12/h times the
+ * integral over [x_{i-1}, x_i] of the parabola through three neighbours
+ * (cumulative.cuh spells the same formulas), 0 for i = 0. */
+static double cumulative_term(const gq_cumulative_call *p, uint64_t i)
 {
-  gq_csum_add(&s, -0.5 * g0);
-  gq_csum_add(&s, -0.5 * gi);
-  const double p = s.s * h;
-  return p + (fma(s.s, h, -p) + s.c * h);
+  if (!p->simpson)
+    return grid_value(p, i);
+  if (i == 0)
+    return 0.0;
+  const uint64_t j = i - 1; /* the interval [x_j, x_{j+1}] */
+  if (j % 2 == 0 && j != p->n - 1)
+    return 5.0 * grid_value(p, j) + 8.0 * grid_value(p, j + 1) - grid_value(p, j + 2);
+  return -grid_value(p, j - 1) + 8.0 * grid_value(p, j) + 5.0 * grid_value(p, j + 1);
+}
+
+/* F_i from the prefix pair S: trapezoid h (S - f0/2 - fi/2) (the halves are
+ * exact), Simpson h/12 S; the product carries its rounding error (fma), one
+ * rounding at the end. */
+static double cumulative_value(const gq_cumulative_call *p, gq_csum s, double f0, double term)
+{
+  double factor = p->h;
+  if (p->simpson) {
+    factor /= 12.0;
+  } else {
+    gq_csum_add(&s, -0.5 * f0);
+    gq_csum_add(&s, -0.5 * term);
+  }
+  const double v = s.s * factor;
+  return v + (fma(s.s, factor, -v) + s.c * factor);
 }
 
 int gq_cpu_cumulative(const gq_cumulative_call *p, gq_grid_info *info)
@@ -122,13 +145,13 @@ int gq_cpu_cumulative(const gq_cumulative_call *p, gq_grid_info *info)
   gq_csum *offsets = malloc(chunks * sizeof *offsets);
   if (!offsets)
     return gq_fail(GQ_ENOMEM, "cumulative integral: cannot allocate %llu chunk totals", (unsigned long long)chunks);
-  const double g0 = grid_value(p, 0);
+  const double f0 = grid_value(p, 0);
 #pragma omp parallel for schedule(static) num_threads(gq_cpu_threads())
   for (uint64_t c = 0; c < chunks; c++) {
     const uint64_t to = (c + 1) * GQ_CPU_SCAN_CHUNK < points ? (c + 1) * GQ_CPU_SCAN_CHUNK : points;
     gq_csum acc = gq_csum_zero();
     for (uint64_t i = c * GQ_CPU_SCAN_CHUNK; i < to; i++)
-      gq_csum_add(&acc, grid_value(p, i));
+      gq_csum_add(&acc, cumulative_term(p, i));
     offsets[c] = acc;
   }
   gq_csum running = gq_csum_zero();
@@ -142,12 +165,12 @@ int gq_cpu_cumulative(const gq_cumulative_call *p, gq_grid_info *info)
     const uint64_t to = (c + 1) * GQ_CPU_SCAN_CHUNK < points ? (c + 1) * GQ_CPU_SCAN_CHUNK : points;
     gq_csum acc = offsets[c];
     for (uint64_t i = c * GQ_CPU_SCAN_CHUNK; i < to; i++) {
-      const double g = grid_value(p, i);
-      gq_csum_add(&acc, g);
+      const double term = cumulative_term(p, i);
+      gq_csum_add(&acc, term);
       if (i % p->every == 0)
-        p->out[i / p->every] = i == 0 ? 0.0 : cumulative_value(acc, g0, g, p->h);
+        p->out[i / p->every] = i == 0 ? 0.0 : cumulative_value(p, acc, f0, term);
       else if (i == p->n)
-        p->out[i / p->every + 1] = cumulative_value(acc, g0, g, p->h);
+        p->out[i / p->every + 1] = cumulative_value(p, acc, f0, term);
     }
   }
   free(offsets);
