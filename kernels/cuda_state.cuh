@@ -21,6 +21,7 @@ enum { GQ_OCCUPANCY_SLOTS = 64 };
 
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
 struct gq_launch_cache; // launch_cache.cu: graphs of repeated launches
+struct gq_scan_state; // kernels/scan/scan.cu: the scans' tile states
 
 struct gq_cuda_state {
   int device;
@@ -56,6 +57,7 @@ struct gq_cuda_state {
   gq_launch_cache *launches;           // NULL until the first cached launch
   void *d_tables;                      // product grids' axis tables (product.cu),
   size_t tables_bytes;                 //   grown on demand and kept
+  gq_scan_state *scan;                 // NULL until the first scan
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy
@@ -75,5 +77,7 @@ inline void *gq_result_slot(gq_cuda_state *st, int slot)
 
 // jit.cu: unload the expression kernels of a context.
 void gq_jit_release(gq_cuda_state *st);
+// kernels/scan/scan.cu: free the scans' state.
+void gq_scan_release(gq_cuda_state *st);
 
 #endif

@@ -853,6 +853,70 @@ int gq_hist_reference(const gq_hist *h, size_t n, const double *x, const double 
  * gq_last_error(); *worst (may be NULL) the largest |difference| / bound. */
 int gq_hist_check(const gq_hist *h, const gq_hist *ref, const gq_hist *abs_ref, double *worst);
 
+/* ---- scan ---- */
+/* Prefix sums (scans) and cumulative integrals.  Pointers are in the
+ * context's memory (device memory on a CUDA context, host memory on a CPU
+ * one), aligned to their element size; y may be x (in place).
+ *
+ * Doubles and floats are summed as compensated pairs (TwoSum per element):
+ * y_i is within u |P_i| + 2 i u^2 sum_{j<=i} |x_j| of the exact prefix P_i
+ * (u the unit roundoff of y's type; for floats the pairs are doubles, so the
+ * second term is negligible): the correctly rounded prefix but for the last
+ * bit.  64-bit integers are exact, wrapping modulo 2^64 on overflow.  NaN
+ * and Inf propagate as IEEE addition does. */
+typedef enum { GQ_SCAN_F64 = 0, GQ_SCAN_F32 = 1, GQ_SCAN_I64 = 2 } gq_scan_type;
+/* GPU methods (the CPU backend has one: two OpenMP passes over fixed chunks,
+ * which LOOKBACK and THREE_PHASE both name there): LOOKBACK, one pass with
+ * decoupled look-back (reads and writes each element once); THREE_PHASE,
+ * tile totals, a scan of them, and a second pass over the tiles (reads
+ * twice); CUB, cub::DeviceScan's sums in the element's type, NOT compensated
+ * (y_i within i u sum|x_j|; the baseline), a nonzero carry added by one more
+ * pass (GQ_EUNSUP on a CPU context). */
+typedef enum { GQ_SCAN_LOOKBACK = 0, GQ_SCAN_THREE_PHASE = 1, GQ_SCAN_CUB = 2 } gq_scan_method;
+/* The running total of a stream of scans: sum + err for floating types
+ * (a compensated pair), isum for GQ_SCAN_I64.  All zero: nothing before. */
+typedef struct {
+  double sum, err;
+  int64_t isum;
+} gq_scan_carry;
+
+/* y_i = carry + x_0 + ... + x_i (inclusive), or carry + x_0 + ... + x_{i-1}
+ * (exclusive: y_0 = carry), over n elements; carry (NULL: zero) becomes the
+ * total of everything, so that chunk after chunk of a stream scan as one.
+ * n = 0 leaves y and the carry alone (x and y may then be NULL).  Returns
+ * when the scan is done.  GQ_EINVAL for an unknown type or method or NULL
+ * pointers with n > 0. */
+int gq_scan(gq_context *ctx, gq_scan_type type, int exclusive, gq_scan_method method, size_t n, const void *x,
+            void *y, gq_scan_carry *carry);
+
+/* Values a cumulative integral writes for n intervals keeping every K-th:
+ * F_0, F_K, F_2K, ... and F_n at the end (n / K + 1, one more when K does not
+ * divide n); 0 for every == 0. */
+uint64_t gq_cumulative_count(uint64_t n, uint64_t every);
+
+/* The cumulative integral of f on [a, b] with n intervals (x_i = fma(i, h,
+ * a), x_n = b), F_0 = 0, written to out (gq_cumulative_count(n, every)
+ * doubles in the context's memory) for i = 0, every, 2 every, ... and n:
+ *   GQ_RULE_TRAPEZOID  F_i = h (f_0/2 + f_1 + ... + f_{i-1} + f_i/2)
+ *                      (scipy.integrate.cumulative_trapezoid, initial=0);
+ *   GQ_RULE_SIMPSON    scipy.integrate.cumulative_simpson (initial=0) for
+ *                      equal intervals: the interval [x_j, x_{j+1}] gets
+ *                      h/12 (5 f_j + 8 f_{j+1} - f_{j+2}) for even j, and
+ *                      h/12 (-f_{j-1} + 8 f_j + 5 f_{j+1}) for odd j and the
+ *                      last interval; F at even i is the composite Simpson
+ *                      rule on [a, x_i]; any n (n = 1: the trapezoid).
+ * F_n is gq_integrate_rule's result (Simpson: for even n) to within
+ * 2 u |T| + 4 n u^2 h sum|f_i| (trapezoid; compensated sums of the same
+ * terms in other orders), plus 4 u h sum|f_i| for Simpson (its terms round).
+ * f in double.  Boole and Gauss-Legendre are GQ_EUNSUP.
+ * GQ_EINVAL for infinite or NaN limits, n outside [1, GQ_TRAPEZOID_MAX_N],
+ * every == 0, NULL pointers; GQ_EDOM when F_n is not finite (f is not
+ * finite somewhere; the values are written all the same).  On a GPU an
+ * expression's kernel is compiled by NVRTC as for gq_integrate_rule;
+ * kernel_ms (may be NULL) gets the device time, or the CPU time. */
+int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n,
+                           gq_rule rule, double *out, uint64_t every, double *kernel_ms);
+
 #ifdef __cplusplus
 }
 #endif

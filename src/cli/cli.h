@@ -139,5 +139,8 @@ void usage_stats(FILE *out);
 /* gpuquad hist (issue 18, cmd_hist.c) */
 int cmd_hist(int argc, char **argv, int first, double t_start_ms);
 void usage_hist(FILE *out);
+/* gpuquad scan (cmd_scan.c) */
+int cmd_scan(int argc, char **argv, int first, double t_start_ms);
+void usage_scan(FILE *out);
 
 #endif

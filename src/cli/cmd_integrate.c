@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cumulative.h" /* --cumulative (issue 19) */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
 
@@ -51,10 +52,10 @@ void usage_integrate(FILE *out)
         "  --json               one JSON object instead of the table\n"
         "  --quiet              print only the estimate\n"
         "  --list               list the built-in integrands\n"
-        "  --help               this help; --version: the version\n"
-        "\n"
-        "Exit status: 0 ok, 1 check failed or not made, 2 bad input, 3 computation failed.\n",
+        "  --help               this help; --version: the version\n",
         out);
+  cli_cumulative_usage(out);
+  fputs("\nExit status: 0 ok, 1 check failed or not made, 2 bad input, 3 computation failed.\n", out);
 }
 
 static void list_integrands(FILE *out)
@@ -78,6 +79,7 @@ typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
+  cli_cumulative cumulative;
 } integrate_options;
 
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o);
@@ -86,7 +88,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
   if (integrate_data_wanted(argc, argv, first)) /* gpuquad integrate DATA */
     return cmd_integrate_data(argc, argv, first, t_start_ms);
-  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms};
+  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
   int help = 0, list = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
@@ -107,6 +109,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
   char err[256];
   const char *positional[1];
@@ -127,7 +130,9 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   gq_integrand *f = NULL;
   gq_parse_error perr;
   cli_params resolved;
-  int rc = cli_params_resolve(&resolved, params, nparams);
+  int rc = cli_cumulative_check(&o.cumulative);
+  if (rc == EXIT_OK)
+    rc = cli_params_resolve(&resolved, params, nparams);
   if (rc != EXIT_OK)
     return rc;
   uint64_t dims;
@@ -242,6 +247,11 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
+  if (o->cumulative.cumulative) { /* src/cli/cumulative.c */
+    rc = cli_cumulative_run(ctx, f, a, b, n, rule, precision, &o->cumulative, check, quiet, json, o->t_start_ms);
+    gq_context_free(ctx);
+    return rc;
+  }
   gq_rule_result r;
   int status = gq_integrate_box(ctx, f, spec, &box, precision, &r);
   if (status != GQ_SUCCESS) {

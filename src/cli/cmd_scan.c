@@ -1,0 +1,308 @@
+/* cmd_scan.c — `gpuquad scan A`: prefix sums of a vector read (streamed
+ * chunk by chunk, the carry passed from chunk to chunk, so files larger than
+ * the GPU's memory work) or generated where the scan runs, written as .npy,
+ * raw or text; a summary (first and last values, the total) on stdout, and
+ * with --check every value against a long double scan on the host. */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numparse.h"
+#include "vector_out.h"
+#include "vectors.h"
+
+void usage_scan(FILE *out)
+{
+  fputs("Usage: gpuquad scan A [--out=FILE] [OPTION]...\n"
+        "       gpuquad scan --gen=KIND --n=N [--out=FILE] [OPTION]...\n"
+        "Prefix sums (cumulative sums) of a vector: y_i = x_0 + ... + x_i, or with\n"
+        "--exclusive y_i = x_0 + ... + x_{i-1} (y_0 = 0).  Sums are compensated\n"
+        "pairs: every y_i is the exactly rounded prefix but for its last bit.  Files\n"
+        "are streamed in chunks, the running total carried from one to the next.\n"
+        "\n"
+        "  --exclusive          exclusive scan (default: inclusive)\n"
+        "  --method=M           lookback (default: one pass, decoupled look-back),\n"
+        "                       three-phase (tile totals, their scan, a second pass) or\n"
+        "                       cub (CUB's DeviceScan, plain sums: the GPU baseline)\n"
+        "  --out=FILE           write the n sums (- for standard output); the format\n"
+        "                       by extension (.npy; .txt .csv .dat .tsv; .bin .raw .f64\n"
+        "                       .f32) or --out-format; f32 data give f32 sums\n"
+        "  --out-format=F       npy, raw or text\n"
+        "  --check              compare every sum with a long double scan on the host;\n"
+        "                       exit 1 beyond u |P_i| + 2 i u^2 sum |x_j| (cub: i u sum |x_j|)\n",
+        out);
+  fputs("Data (a path, or - for standard input):\n"
+        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+        "  --offset=BYTES       raw data: bytes to skip first\n"
+        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --gen=KIND           no file: generate uniform, normal or linspace data\n"
+        "                       where the scan runs (with --n=N, --seed=S)\n"
+        "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
+        "  --help               this help\n"
+        "\n"
+        "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
+        out);
+}
+
+/* Elements per chunk: 32 MiB of doubles per buffer. */
+#define SCAN_CHUNK ((size_t)1 << 22)
+
+typedef struct {
+  const char *name, *format, *dtype;
+  int is_float, exclusive, check;
+  gq_scan_method method;
+  uint64_t n;
+  double first, last;
+  gq_scan_carry carry;
+  double scan_ms;
+  /* --check: the host's scan (Neumaier in long double) and the worst error */
+  long double ref_s, ref_c, ref_abs;
+  double worst; /* |y - P| / bound */
+  uint64_t bad, first_bad;
+} scan_run;
+
+static void check_chunk(scan_run *run, const void *x, const void *y, size_t count, uint64_t at)
+{
+  const double u = run->is_float ? 0x1p-24 : 0x1p-53;
+  for (size_t k = 0; k < count; k++) {
+    const long double v = run->is_float ? ((const float *)x)[k] : ((const double *)x)[k];
+    const long double before = run->ref_s + run->ref_c, sum = run->ref_s + v;
+    run->ref_c += fabsl(run->ref_s) >= fabsl(v) ? (run->ref_s - sum) + v : (v - sum) + run->ref_s;
+    run->ref_s = sum;
+    run->ref_abs += fabsl(v);
+    const long double want = run->exclusive ? before : run->ref_s + run->ref_c;
+    const double got = run->is_float ? ((const float *)y)[k] : ((const double *)y)[k];
+    const long double i = (long double)(at + k + 1);
+    /* CUB's plain sums: any order of i roundings */
+    const long double spread = run->method == GQ_SCAN_CUB ? i * u * run->ref_abs : 2.0L * i * 0x1p-106L * run->ref_abs;
+    const double bound = (double)(u * fabsl(want) + spread + 0x1p-62L * fabsl(want)) + DBL_TRUE_MIN;
+    const double err = fabs((double)((long double)got - want));
+    if (!(err <= bound) && run->bad++ == 0)
+      run->first_bad = at + k;
+    if (err / bound > run->worst)
+      run->worst = err / bound;
+  }
+}
+
+/* After a chunk's scan: the summary's values, the check, the output. */
+static int take_chunk(scan_run *run, vout *out, const void *x, const void *y, size_t count)
+{
+  const double y0 = run->is_float ? ((const float *)y)[0] : ((const double *)y)[0];
+  const double yl = run->is_float ? ((const float *)y)[count - 1] : ((const double *)y)[count - 1];
+  if (run->n == 0)
+    run->first = y0;
+  run->last = yl;
+  if (run->check)
+    check_chunk(run, x, y, count, run->n);
+  run->n += count;
+  return out->f ? vout_write(out, y, count) : EXIT_OK;
+}
+
+static int scan_chunk(gq_context *ctx, scan_run *run, size_t count, const void *d_x, void *d_y)
+{
+  const double t0 = cli_wall_ms();
+  const int status = gq_scan(ctx, run->is_float ? GQ_SCAN_F32 : GQ_SCAN_F64, run->exclusive, run->method, count,
+                             d_x, d_y, &run->carry);
+  run->scan_ms += cli_wall_ms() - t0;
+  return status == GQ_SUCCESS ? EXIT_OK : cli_error(cli_exit_status(status), "%s", gq_last_error());
+}
+
+/* A file, chunk by chunk: read, copy, scan in place, copy back, write. */
+static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
+{
+  const size_t es = run->is_float ? sizeof(float) : sizeof(double);
+  char msg[512];
+  void *h_x = malloc(SCAN_CHUNK * es), *h_y = malloc(SCAN_CHUNK * es), *d = NULL;
+  int rc = EXIT_OK;
+  if (!h_x || !h_y) {
+    rc = cli_error(EXIT_RUNTIME, "out of host memory");
+  } else if (gq_alloc(ctx, SCAN_CHUNK * es, &d) != GQ_SUCCESS) {
+    rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+  }
+  while (rc == EXIT_OK) {
+    size_t got = 0;
+    const int status = gq_reader_read(r, h_x, SCAN_CHUNK, &got, msg, sizeof msg);
+    if (status != GQ_SUCCESS) {
+      rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+      break;
+    }
+    if (got == 0)
+      break;
+    if (gq_copy_to(ctx, d, h_x, got * es) != GQ_SUCCESS)
+      rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+    if (rc == EXIT_OK)
+      rc = scan_chunk(ctx, run, got, d, d);
+    if (rc == EXIT_OK && gq_copy_from(ctx, h_y, d, got * es) != GQ_SUCCESS)
+      rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+    if (rc == EXIT_OK)
+      rc = take_chunk(run, out, h_x, h_y, got);
+  }
+  gq_free(ctx, d);
+  free(h_x);
+  free(h_y);
+  return rc;
+}
+
+/* Generated data: made and scanned where the context computes, whole; then
+ * copied back a chunk at a time for the output and the check. */
+static int scan_generated(gq_context *ctx, const vec_options *o, scan_run *run, vout *out)
+{
+  gq_gen_kind gen;
+  uint64_t n, seed;
+  int rc = vec_gen_options(o, &gen, &n, &seed);
+  if (rc != EXIT_OK)
+    return rc;
+  const size_t es = run->is_float ? sizeof(float) : sizeof(double);
+  void *d_x = NULL, *d_y = NULL, *h_x = malloc(SCAN_CHUNK * es), *h_y = malloc(SCAN_CHUNK * es);
+  int status = !h_x || !h_y ? GQ_ENOMEM : gq_alloc(ctx, n * es, &d_x);
+  if (status == GQ_SUCCESS)
+    status = gq_alloc(ctx, n * es, &d_y);
+  if (status == GQ_SUCCESS)
+    status = run->is_float ? gq_generate_f(ctx, gen, n, seed, d_x) : gq_generate(ctx, gen, n, seed, d_x);
+  if (status != GQ_SUCCESS)
+    rc = cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
+  if (rc == EXIT_OK)
+    rc = scan_chunk(ctx, run, n, d_x, d_y);
+  for (uint64_t at = 0; at < n && rc == EXIT_OK; at += SCAN_CHUNK) {
+    const size_t count = n - at < SCAN_CHUNK ? (size_t)(n - at) : SCAN_CHUNK;
+    if (gq_copy_from(ctx, h_x, (char *)d_x + at * es, count * es) != GQ_SUCCESS ||
+        gq_copy_from(ctx, h_y, (char *)d_y + at * es, count * es) != GQ_SUCCESS)
+      rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+    else
+      rc = take_chunk(run, out, h_x, h_y, count);
+  }
+  gq_free(ctx, d_x);
+  gq_free(ctx, d_y);
+  free(h_x);
+  free(h_y);
+  return rc;
+}
+
+static void summary(FILE *f, const scan_run *run, gq_context *ctx, const char *out_path, double t0)
+{
+  fprintf(f, "scan %s: n = %llu (%s, %s), %s, %s\n", run->name, (unsigned long long)run->n, run->dtype,
+          run->format, run->exclusive ? "exclusive" : "inclusive",
+          run->method == GQ_SCAN_LOOKBACK ? "lookback" : run->method == GQ_SCAN_THREE_PHASE ? "three-phase" : "cub");
+  fprintf(f, "  first        %.17g\n", run->first);
+  fprintf(f, "  last         %.17g\n", run->last);
+  fprintf(f, "  total        %.17g\n", run->carry.sum + run->carry.err);
+  if (run->check)
+    fprintf(f, "  check        long double scan on the host: worst error %.3g of the bound: %s\n", run->worst,
+            run->bad ? "FAILED" : "ok");
+  if (out_path)
+    fprintf(f, "  out          %s (%llu values)\n", out_path, (unsigned long long)run->n);
+  if (gq_context_backend(ctx) == GQ_BACKEND_CUDA)
+    fprintf(f, "  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
+  else
+    fprintf(f, "  backend      %s\n", gq_context_device_name(ctx));
+  fprintf(f, "  scan time    %.4g ms (the scans' calls, copies excluded)\n", run->scan_ms);
+  fprintf(f, "  wall time    %.4g ms\n", cli_wall_ms() - t0);
+}
+
+int cmd_scan(int argc, char **argv, int first, double t0)
+{
+  vec_options o;
+  memset(&o, 0, sizeof o);
+  const char *method = NULL, *out_path = NULL, *out_format = NULL;
+  int exclusive = 0;
+  cli_option opts[VEC_OPTION_COUNT + 4];
+  vec_cli_options(&o, opts);
+  const cli_option mine[4] = {
+    {"exclusive", OPT_FLAG, NULL, &exclusive, 1},
+    {"method", OPT_VALUE, &method, NULL, 0},
+    {"out", OPT_VALUE, &out_path, NULL, 0},
+    {"out-format", OPT_VALUE, &out_format, NULL, 0},
+  };
+  memcpy(opts + VEC_OPTION_COUNT, mine, sizeof mine);
+  const char *paths[1];
+  int npaths;
+  char err[256];
+  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT + 4, paths, 1, &npaths, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "%s", err);
+  if (o.help) {
+    usage_scan(stdout);
+    return EXIT_OK;
+  }
+  if (o.nan || o.json)
+    return cli_error(EXIT_USAGE, "%s does not apply to scan (NaN and Inf propagate into the sums)",
+                     o.nan ? "--nan" : "--json");
+  scan_run run;
+  memset(&run, 0, sizeof run);
+  run.exclusive = exclusive;
+  run.check = o.check;
+  run.method = GQ_SCAN_LOOKBACK;
+  if (method && strcmp(method, "three-phase") == 0)
+    run.method = GQ_SCAN_THREE_PHASE;
+  else if (method && strcmp(method, "cub") == 0)
+    run.method = GQ_SCAN_CUB;
+  else if (method && strcmp(method, "lookback") != 0)
+    return cli_error(EXIT_USAGE, "--method=%s: expected lookback, three-phase or cub", method);
+  if (o.gen && npaths > 0)
+    return cli_error(EXIT_USAGE, "--gen replaces the input file (got '%s')", paths[0]);
+  if (!o.gen && npaths == 0)
+    return cli_error(EXIT_USAGE, "expected an input file (or --gen); see --help");
+  if (!o.gen && (o.n || o.seed))
+    return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
+  gq_reader_opts ropts;
+  int rc = vec_reader_options(&o, &ropts);
+  vout_format format = VOUT_TEXT;
+  if (rc == EXIT_OK && out_path)
+    rc = vout_choose(out_format, out_path, &format);
+  else if (rc == EXIT_OK && out_format)
+    rc = cli_error(EXIT_USAGE, "--out-format goes with --out");
+  if (rc != EXIT_OK)
+    return rc;
+
+  gq_reader *r = NULL;
+  char msg[512];
+  if (o.gen) {
+    run.name = o.gen;
+    run.format = "generated";
+    run.is_float = ropts.raw_dtype == GQ_DTYPE_F32;
+  } else {
+    const int opened = gq_reader_open(paths[0], &ropts, &r, msg, sizeof msg);
+    if (opened != GQ_SUCCESS)
+      return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+    static const char *const formats[] = {"auto", "npy", "raw", "text"};
+    run.name = paths[0];
+    run.format = formats[gq_reader_format(r)];
+    run.is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
+  }
+  run.dtype = run.is_float ? "f32" : "f64";
+  gq_context *ctx = NULL;
+  rc = cli_open_context(o.device ? o.device : "auto", 0, &ctx);
+  vout out;
+  memset(&out, 0, sizeof out);
+  if (rc == EXIT_OK && out_path) {
+    const int64_t length = r ? gq_reader_length(r) : -1;
+    uint64_t rows = length > 0 ? (uint64_t)length : 0;
+    if (o.gen) { /* known once parsed; vec_gen_options reports a bad --n */
+      gq_gen_kind gen;
+      uint64_t seed;
+      rc = vec_gen_options(&o, &gen, &rows, &seed);
+    }
+    if (rc == EXIT_OK)
+      rc = vout_open(&out, out_path, format, run.is_float, 1, rows);
+  }
+  if (rc == EXIT_OK)
+    rc = o.gen ? scan_generated(ctx, &o, &run, &out) : scan_file(ctx, r, &run, &out);
+  const int closed = vout_close(&out);
+  if (rc == EXIT_OK)
+    rc = closed;
+  gq_reader_close(r);
+  if (rc == EXIT_OK && run.n == 0)
+    rc = cli_error(EXIT_USAGE, "%s: is empty (no numbers to scan)", strcmp(run.name, "-") == 0 ? "<stdin>" : run.name);
+  if (rc == EXIT_OK) {
+    summary(out_path && strcmp(out_path, "-") == 0 ? stderr : stdout, &run, ctx, out_path, t0);
+    if (run.bad)
+      rc = cli_error(EXIT_CHECK, "scan: %llu sums beyond the bound; the first at index %llu",
+                     (unsigned long long)run.bad, (unsigned long long)run.first_bad);
+  }
+  gq_context_free(ctx);
+  return rc;
+}
