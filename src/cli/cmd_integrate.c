@@ -239,6 +239,9 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   const int line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
   const double a = box.a[0], b = box.b[0];
   const uint64_t n = box.n[0];
+  if (o->cumulative.cumulative && !line)
+    return cli_error(EXIT_USAGE, "--cumulative: a cumulative integral is one-dimensional, with the trapezoid or "
+                     "simpson rule");
 
   /* problem -> backend */
   gq_context *ctx;
@@ -248,7 +251,8 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
   if (o->cumulative.cumulative) { /* src/cli/cumulative.c */
-    rc = cli_cumulative_run(ctx, f, a, b, n, rule, precision, &o->cumulative, check, quiet, json, o->t_start_ms);
+    rc = cli_cumulative_run(ctx, f, a, b, n, spec.rule, precision, &o->cumulative, check, quiet, json,
+                            o->t_start_ms);
     gq_context_free(ctx);
     return rc;
   }
