@@ -63,22 +63,6 @@ __global__ void fill_values(double *v, size_t n)
     v[i] = 1.0 + (double)(i % 4) * 0x1p-20;
 }
 
-template <class F> Stat time_events(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, int reps, F call)
-{
-  std::vector<double> t;
-  for (int r = -2; r < reps; r++) {
-    CHECK(cudaEventRecord(e0, s));
-    call();
-    CHECK(cudaEventRecord(e1, s));
-    CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0)
-      t.push_back(ms * 1e3);
-  }
-  return stat_of(t);
-}
-
 struct Totals {
   unsigned long long *counts;
   double *sums, *errs;
@@ -166,7 +150,7 @@ int main(int argc, char **argv)
       auto cub_call = [&] {
         CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, x, cub_counts, (int)bins + 1, 0.0, 1.0, (int64_t)n, s));
       };
-      const Stat cub = time_events(s, e0, e1, reps, cub_call);
+      const Stat cub = event_time(s, e0, e1, 2, reps, cub_call);
       std::vector<unsigned> ref(bins);
       CHECK(cudaMemcpy(ref.data(), cub_counts, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
       printf("%-8s %6u bins  cub HistogramEven  %9.1f us  %7.1f GB/s  %6.2f G updates/s\n", dist_names[dist], bins,
@@ -186,7 +170,7 @@ int main(int argc, char **argv)
         bool ok = got[bins + GQ_HIST_UNDER] == 0 && got[bins + GQ_HIST_OVER] == 0 && got[bins + GQ_HIST_NAN] == 0;
         for (unsigned k = 0; k < bins; k++)
           ok = ok && got[k] == ref[k];
-        const Stat st = time_events(s, e0, e1, reps, ours);
+        const Stat st = event_time(s, e0, e1, 2, reps, ours);
         failures += !ok;
         printf("%-8s %6u bins  %-7s (ran %-7s) %9.1f us  %7.1f GB/s  %6.2f G updates/s  %5.2fx CUB  %s\n",
                dist_names[dist], bins, gq_hist_method_name((gq_hist_method)method),
@@ -218,7 +202,7 @@ int main(int argc, char **argv)
           continue;
         }
         auto ours = [&] { run_pass(plan, a, s); };
-        const Stat st = time_events(s, e0, e1, reps, ours);
+        const Stat st = event_time(s, e0, e1, 2, reps, ours);
         printf("%-8s  65536 bins  cluster of %u blocks, %zu KiB each, grid %u  %9.1f us  %6.2f G updates/s\n",
                dist_names[dist], c, plan.smem >> 10, plan.grid, st.median, n * 1e-3 / st.median);
       }
@@ -255,7 +239,7 @@ int main(int argc, char **argv)
           first = sums;
         const bool ok = sums == first;
         failures += !ok;
-        const Stat st = time_events(s, e0, e1, reps, ours);
+        const Stat st = event_time(s, e0, e1, 2, reps, ours);
         printf("%-8s    256 bins  sums %-11s %-7s (ran %-7s) n %zu  %9.1f us  %6.2f G updates/s  %s\n",
                dist_names[dist], sum == 1 ? "plain" : "compensated", gq_hist_method_name((gq_hist_method)method),
                gq_hist_method_name((gq_hist_method)plan.method), ns, st.median, ns * 1e-3 / st.median,

@@ -163,22 +163,6 @@ int verify(State &s, int reps, unsigned long long max_n, cudaStream_t stream)
   return failures;
 }
 
-template <class F> Stat time_events(int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_t e1, F call)
-{
-  std::vector<double> t;
-  for (int r = -3; r < reps; r++) {
-    CHECK(cudaEventRecord(e0, stream));
-    call();
-    CHECK(cudaEventRecord(e1, stream));
-    CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0)
-      t.push_back(ms * 1e3);
-  }
-  return stat_of(t);
-}
-
 int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_t e1)
 {
   const unsigned long long max_n = 1ull << 28;
@@ -227,10 +211,10 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
     }
     Row r;
     r.log2n = lg;
-    r.copy = time_events(reps, stream, e0, e1, [&] { CHECK(cudaMemcpyAsync(y, x, n * 8, cudaMemcpyDeviceToDevice, stream)); });
-    r.cub = time_events(reps, stream, e0, e1, [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, yc, (int)n, stream)); });
-    r.lookback = time_events(reps, stream, e0, e1, [&] { scan<DoubleSum>(s, LOOKBACK, x, y, n, 0, stream); });
-    r.three = time_events(reps, stream, e0, e1, [&] { scan<DoubleSum>(s, THREE_PHASE, x, y, n, 0, stream); });
+    r.copy = event_time(stream, e0, e1, 3, reps, [&] { CHECK(cudaMemcpyAsync(y, x, n * 8, cudaMemcpyDeviceToDevice, stream)); });
+    r.cub = event_time(stream, e0, e1, 3, reps, [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, yc, (int)n, stream)); });
+    r.lookback = event_time(stream, e0, e1, 3, reps, [&] { scan<DoubleSum>(s, LOOKBACK, x, y, n, 0, stream); });
+    r.three = event_time(stream, e0, e1, 3, reps, [&] { scan<DoubleSum>(s, THREE_PHASE, x, y, n, 0, stream); });
     rows.push_back(r);
   }
   cudaFree(x);

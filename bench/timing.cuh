@@ -55,6 +55,23 @@ template <class F> static Stat host_time(int reps, F call)
   return stat_of(t);
 }
 
+// CUDA events around `call` on stream s, `reps` times (µs) after `warmups`.
+template <class F> static Stat event_time(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, int warmups, int reps, F call)
+{
+  std::vector<double> t;
+  for (int r = -warmups; r < reps; r++) {
+    CHECK(cudaEventRecord(e0, s));
+    call();
+    CHECK(cudaEventRecord(e1, s));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0)
+      t.push_back(ms * 1e3);
+  }
+  return stat_of(t);
+}
+
 // Device 0, a non-blocking stream and two events; its properties.
 static inline cudaDeviceProp bench_device(cudaStream_t *stream, cudaEvent_t *ev0, cudaEvent_t *ev1)
 {

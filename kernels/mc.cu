@@ -96,19 +96,7 @@ int run_dims(gq_cuda_state *st, const gq_mc_batch *p, const void *kernel, int bl
     unsigned grid = gq::resident_grid(st, kernel, block, (prob.src.quads + tile - 1) / tile);
     if (p->blocks > 0)
       grid = p->blocks < (unsigned)gq::MAX_BLOCKS ? p->blocks : (unsigned)gq::MAX_BLOCKS;
-    GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-    const int status = gq::launch<false>(st, kernel, grid, block, prob, st->stream);
-    if (status != GQ_SUCCESS)
-      return status;
-    GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
-    gq_mc_moments *h = static_cast<gq_mc_moments *>(st->h_result);
-    GQ_CUDA_TRY(cudaMemcpyAsync(h, prob.out.result, sizeof *h, cudaMemcpyDeviceToHost, st->stream));
-    GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-    float elapsed = 0.0f;
-    GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
-    *ms = elapsed;
-    *out = *h;
-    return GQ_SUCCESS;
+    return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
   };
   const bool normal = p->dist == GQ_MC_NORMAL;
   if (p->precision == GQ_PRECISION_FLOAT)

@@ -159,20 +159,7 @@ int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, in
   unsigned long long grid = (unsigned long long)per_sm * st->sms;
   grid = grid < tiles ? grid : tiles;
   grid = grid < (unsigned long long)gq::MAX_BLOCKS ? grid : gq::MAX_BLOCKS;
-  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  status = gq::launch<false>(st, kernel, (unsigned)grid, BLOCK, prob, st->stream, shared);
-  if (status != GQ_SUCCESS)
-    return status;
-  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
-  Out *h = static_cast<Out *>(st->h_result);
-  GQ_CUDA_TRY(cudaMemcpyAsync(h, prob.out.result, sizeof *h, cudaMemcpyDeviceToHost, st->stream));
-  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-  float elapsed = 0.0f;
-  GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
-  if (ms)
-    *ms = elapsed;
-  *out = *h;
-  return GQ_SUCCESS;
+  return gq::launch_timed(st, kernel, (unsigned)grid, BLOCK, prob, out, ms, shared);
 }
 
 // The shape and instantiation for p's dimensions, kind of axes and place of

@@ -78,5 +78,28 @@ int launch(gq_cuda_state *st, const void *kernel, unsigned grid, int block, cons
   return gq_launch(st, key, args, stream);
 }
 
+// One launch of a last-block problem between the context's two events; the
+// result slot's bytes into *out and the kernel's time into *ms (when not
+// NULL), after the stream has drained.
+template <class Out, class Problem>
+int launch_timed(gq_cuda_state *st, const void *kernel, unsigned grid, int block, const Problem &prob, Out *out,
+                 double *ms, size_t shared_bytes = 0)
+{
+  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
+  const int status = launch<false>(st, kernel, grid, block, prob, st->stream, shared_bytes);
+  if (status != GQ_SUCCESS)
+    return status;
+  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
+  Out *h = static_cast<Out *>(st->h_result);
+  GQ_CUDA_TRY(cudaMemcpyAsync(h, prob.out.result, sizeof *h, cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+  float elapsed = 0.0f;
+  GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
+  if (ms)
+    *ms = elapsed;
+  *out = *h;
+  return GQ_SUCCESS;
+}
+
 } // namespace gq
 #endif
