@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include <string>
+#include <type_traits>
 
 #include "cuda_check.cuh"
 #include "jit_module.cuh"
@@ -50,15 +51,20 @@ size_t table_bytes(const gq_product_sum *p)
   return total;
 }
 
-void kernel_names(int cc_major, int dims, unsigned panels, int shared, int precision, std::string want[3])
+// Runs of 4 points along axis 1 (product_source.cuh) where its table is plain
+// and padded to a multiple of 4 (product.c does so wherever it can).
+constexpr int RUN = 4;
+int run_of(const gq_product_sum *p) { return !(p->panels & 1u) && p->K[0] % RUN == 0 ? RUN : 1; }
+
+void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, int precision, std::string want[3])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     return ProductShape<decltype(rows)>::with(dims, [&](auto shape) {
       using S = decltype(shape);
       char source[160], thread[64];
-      snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d, %s>", real_name(precision), dims, panels,
-               S::BLOCK, shared ? "true" : "false");
-      snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS);
+      snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d, %s, %d>", real_name(precision), dims,
+               panels, S::BLOCK, shared ? "true" : "false", run);
+      snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS * run);
       for (int fast = 0; fast <= 1; fast++)
         want[fast ? FAST : EXACT] =
             gq::jit_kernel_name(S::BLOCK, S::ITEMS, S::MIN_BLOCKS, fast, thread, source, "gq::LastBlock");
@@ -74,12 +80,13 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
   const int shared = table_bytes(p) <= SHARED_TABLES;
   char kind[64];
-  snprintf(kind, sizeof kind, "|product|%d|%u|%d|%s", p->dims, p->panels, shared, real_name(p->precision));
+  snprintf(kind, sizeof kind, "|product|%d|%u|%d|%d|%s", p->dims, p->panels, shared, run_of(p),
+           real_name(p->precision));
   std::string src, want[3];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
-  kernel_names(st->cc_major, p->dims, p->panels, shared, p->precision, want);
+  kernel_names(st->cc_major, p->dims, p->panels, shared, run_of(p), p->precision, want);
   return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 3, m, info);
 }
 
@@ -106,11 +113,11 @@ int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_ta
 }
 
 // The problem as the kernel takes it (its layout does not depend on Real).
-template <int D, unsigned PANELS, int BLOCK, bool SHARED>
-gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK, SHARED>, gq::LastBlock>
+template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R>
+gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>, gq::LastBlock>
 problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[GQ_MAX_DIM])
 {
-  using Src = gq::ProductSource<double, D, PANELS, BLOCK, SHARED>;
+  using Src = gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>;
   gq::Problem<Src, gq::LastBlock> prob{};
   prob.src.n = p->n;
   int g = 0;
@@ -122,7 +129,7 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
     prob.src.shared_at[d] = (unsigned)(d_table[d] - d_table[0]);
     prob.src.H[d] = p->H[d];
   }
-  unsigned long long rest = (unsigned long long)BLOCK;
+  unsigned long long rest = (unsigned long long)BLOCK * R; // a block's step in points
   for (int k = 0; k < Src::G; k++) {
     prob.src.block[k] = (unsigned)(rest % prob.src.radix[k]);
     rest /= prob.src.radix[k];
@@ -134,18 +141,18 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
 }
 
 // One launch over the grid, timed; the result slot's bytes into *out.
-template <int D, unsigned PANELS, int BLOCK, bool SHARED, class Out>
+template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R, class Out>
 int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, int items, Out *out, double *ms)
 {
-  static_assert(sizeof(gq::ProductSource<double, D, PANELS, BLOCK, SHARED>) ==
-                    sizeof(gq::ProductSource<float, D, PANELS, BLOCK, SHARED>),
+  static_assert(sizeof(gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>) ==
+                    sizeof(gq::ProductSource<float, D, PANELS, BLOCK, SHARED, R>),
                 "one layout for every Real");
   static_assert(sizeof(Out) <= sizeof(gq_reduce_acc), "the result fits its slot");
   const double *d_table[GQ_MAX_DIM] = {};
   int status = upload_tables(st, p, d_table);
   if (status != GQ_SUCCESS)
     return status;
-  auto prob = problem<D, PANELS, BLOCK, SHARED>(st, p, d_table);
+  auto prob = problem<D, PANELS, BLOCK, SHARED, R>(st, p, d_table);
   const size_t shared = SHARED ? table_bytes(p) : 0;
   prob.src.shared_doubles = (unsigned)(shared / sizeof(double));
   // blocks per SM with this launch's shared memory (resident_grid's cache
@@ -155,7 +162,7 @@ int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, in
     cudaGetLastError();
     per_sm = 1;
   }
-  const unsigned long long tile = (unsigned long long)BLOCK * items, tiles = (p->n + tile - 1) / tile;
+  const unsigned long long tile = (unsigned long long)BLOCK * items * R, tiles = (p->n + tile - 1) / tile;
   unsigned long long grid = (unsigned long long)per_sm * st->sms;
   grid = grid < tiles ? grid : tiles;
   grid = grid < (unsigned long long)gq::MAX_BLOCKS ? grid : gq::MAX_BLOCKS;
@@ -175,15 +182,27 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
     return gq::with_rows(st->cc_major, [&](auto rows) {
       return ProductShape<decltype(rows)>::with(D, [&](auto shape) {
         using S = decltype(shape);
-        constexpr unsigned ALL = (1u << D) - 1u;
+        constexpr unsigned ALL = (1u << D) - 1u, OUTER = ALL & ~1u;
         const bool shared = table_bytes(p) <= SHARED_TABLES;
-        if (p->panels != 0 && p->panels != ALL)
-          return gq_fail(GQ_EINVAL, "a product grid mixes Gauss-Legendre and Newton-Cotes axes");
-        if (p->panels == ALL)
-          return shared ? run_shape<D, ALL, S::BLOCK, true>(st, p, kernel, S::ITEMS, out, ms)
-                        : run_shape<D, ALL, S::BLOCK, false>(st, p, kernel, S::ITEMS, out, ms);
-        return shared ? run_shape<D, 0u, S::BLOCK, true>(st, p, kernel, S::ITEMS, out, ms)
-                      : run_shape<D, 0u, S::BLOCK, false>(st, p, kernel, S::ITEMS, out, ms);
+        const int run = run_of(p);
+        auto go = [&](auto panels, auto r) {
+          constexpr unsigned P = decltype(panels)::value;
+          constexpr int R = decltype(r)::value;
+          return shared ? run_shape<D, P, S::BLOCK, true, R>(st, p, kernel, S::ITEMS, out, ms)
+                        : run_shape<D, P, S::BLOCK, false, R>(st, p, kernel, S::ITEMS, out, ms);
+        };
+        using One = std::integral_constant<int, 1>;
+        using Run = std::integral_constant<int, RUN>;
+        // the layouts product.c makes: Newton-Cotes (axis 1 padded),
+        // Gauss-Legendre with axis 1 expanded, or all in panels
+        if (p->panels == 0 && run == RUN)
+          return go(std::integral_constant<unsigned, 0u>(), Run());
+        if (D > 1 && p->panels == OUTER && run == RUN)
+          return go(std::integral_constant<unsigned, OUTER>(), Run());
+        if (p->panels == ALL && run == 1)
+          return go(std::integral_constant<unsigned, ALL>(), One());
+        return gq_fail(GQ_EINVAL, "a product grid of an unknown layout (panels %#x, axis 1 of %u points)", p->panels,
+                       p->K[0]);
       });
     });
   }
@@ -241,7 +260,7 @@ extern "C" int gq_jit_product_compile_only(const gq_integrand *f, int precision,
 {
   std::string src, want[3], cubin, names[3];
   int status = gq::jit_module_source(f, precision, &src);
-  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0), 1, precision, want);
+  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0) & ~1u, 1, RUN, precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
   *cubin_size = cubin.size();

@@ -51,10 +51,13 @@ template <int G> struct Digits {
   double flat;
 };
 
-// One point of the product grid: its coordinates, weights and index.
-template <class Real, int D> struct ProductPoint {
-  Real x[D];
-  double wh, wl;
+// RUN points of the product grid that differ only along axis 1 (RUN = 1: one
+// point): axis 1's coordinate and both full weights per point, the other
+// axes' coordinates once, and the first point's flat index.
+template <class Real, int D, int RUN> struct ProductRun {
+  Real x0[RUN];
+  Real x[D]; // x[0] unused
+  double wh[RUN], wl[RUN];
   double index;
 };
 
@@ -64,22 +67,30 @@ template <class Real, int D> struct ProductPoint {
 // 40% of the stalls waited for the load queue).
 extern __shared__ __align__(16) double product_tables[];
 
-template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED> struct ProductSource {
-  static constexpr int WIDTH = 1;
+// RUN > 1: an item is RUN consecutive points along axis 1, whose table the
+// host pads to a multiple of RUN (padding: weight 0, the last point again),
+// so the points of an item share every other axis: those axes' entries and
+// weight products are read and formed once per item, and axis 1's entries
+// are RUN consecutive ones (H200, 501^3 trapezoid: 2 D loads per point and
+// 96 registers left the integer and load work, not FP64, in charge).
+// Axis 1 is then a plain table (no panels: the host expands its panels).
+template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN = 1> struct ProductSource {
+  static_assert(RUN == 1 || !(PANELS & 1u), "runs walk a table along axis 1");
+  static constexpr int WIDTH = RUN;
   static constexpr int G = D + BitCount<PANELS>::value; // digits
-  using Item = ProductPoint<Real, D>;
+  using Item = ProductRun<Real, D, RUN>;
   using Cursor = Digits<G>;
 
-  unsigned long long n;       // points in all
+  unsigned long long n;       // points in all (a multiple of RUN)
   unsigned radix[G];          // digits' radices, fastest first
-  unsigned block[G];          // the digits of BLOCK
+  unsigned block[G];          // the digits of BLOCK * RUN points
   const double *table[D];     // per axis: K entries {rule weight, lower weight, point, 0}
   unsigned shared_at[D];      // SHARED: axis d's table at product_tables + shared_at[d]
   unsigned shared_doubles;    // SHARED: the doubles of all tables
   double H[D];                // Gauss-Legendre: panel width; 0 elsewhere
 
-  __device__ __forceinline__ unsigned long long items() const { return n; }
-  __device__ __forceinline__ unsigned long long whole_items() const { return n; }
+  __device__ __forceinline__ unsigned long long items() const { return n / RUN; }
+  __device__ __forceinline__ unsigned long long whole_items() const { return n / RUN; }
   __device__ __forceinline__ unsigned long long count() const { return n; }
 
   // The digits of i (once per thread: divisions are fine here).
@@ -94,8 +105,8 @@ template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED> struct Pro
     }
     return c;
   }
-  __device__ __forceinline__ Cursor cursor(unsigned long long i) const { return digits(i); }
-  __device__ __forceinline__ Cursor stride(unsigned long long s) const { return digits(s); }
+  __device__ __forceinline__ Cursor cursor(unsigned long long i) const { return digits(i * RUN); }
+  __device__ __forceinline__ Cursor stride(unsigned long long s) const { return digits(s * RUN); }
 
   // a + b digit by digit, each b digit below its radix: one carry at most.
   // Past the last point the top digit may exceed its radix: such cursors
@@ -114,76 +125,104 @@ template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED> struct Pro
     return r;
   }
 
+  // An axis' entry k: both weights and the point.
+  __device__ __forceinline__ void entry(int d, unsigned k, double2 *w, double *x) const
+  {
+    const double *e = (SHARED ? product_tables + shared_at[d] : table[d]) + 4 * k;
+    if (SHARED) {
+      *w = *reinterpret_cast<const double2 *>(e);
+      *x = e[2];
+    } else {
+      *w = __ldg(reinterpret_cast<const double2 *>(e));
+      *x = __ldg(e + 2);
+    }
+  }
+
   __device__ __forceinline__ Item load(Cursor c, int offset) const
   {
 #pragma unroll
     for (int j = 0; j < offset / BLOCK; j++)
-      c = add(c, block, (double)BLOCK);
+      c = add(c, block, (double)BLOCK * RUN);
     Item it;
-    it.wh = 1.0;
-    it.wl = 1.0;
     it.index = c.flat;
-    int g = 0;
+    const unsigned k0 = c.d[0];
+    const double p0 = (PANELS & 1u) ? (double)c.d[1] : 0.0;
+    int g = (PANELS & 1u) ? 2 : 1;
+    double wh = 1.0, wl = 1.0; // the other axes' weight products
 #pragma unroll
-    for (int d = 0; d < D; d++) {
-      const double *e = (SHARED ? product_tables + shared_at[d] : table[d]) + 4 * c.d[g++];
+    for (int d = 1; d < D; d++) {
       double2 w;
       double x;
-      if (SHARED) {
-        w = *reinterpret_cast<const double2 *>(e);
-        x = e[2];
-      } else {
-        w = __ldg(reinterpret_cast<const double2 *>(e));
-        x = __ldg(e + 2);
-      }
+      entry(d, c.d[g++], &w, &x);
       if (PANELS & (1u << d))
         x = fma((double)c.d[g++], H[d], x);
       it.x[d] = static_cast<Real>(x);
-      it.wh *= w.x;
-      it.wl *= w.y;
+      wh *= w.x;
+      wl *= w.y;
+    }
+#pragma unroll
+    for (int j = 0; j < RUN; j++) {
+      double2 w;
+      double x;
+      entry(0, k0 + j, &w, &x);
+      if (PANELS & 1u)
+        x = fma(p0, H[0], x);
+      it.x0[j] = static_cast<Real>(x);
+      it.wh[j] = w.x * wh;
+      it.wl[j] = w.y * wl;
     }
     return it;
   }
-  __device__ __forceinline__ int lanes(const Cursor &, int) const { return 1; }
+  __device__ __forceinline__ int lanes(const Cursor &, int) const { return RUN; }
 
   template <bool CLASSIFY, class Map, class Thread>
   __device__ __forceinline__ void feed(const Item &it, const Cursor &, int, const Map &map, Thread &th, int slot,
                                        int) const
   {
-    product_add<CLASSIFY>(th, static_cast<double>(map(it.x)), it, slot);
+    Real x[D];
+#pragma unroll
+    for (int d = 1; d < D; d++)
+      x[d] = it.x[d];
+#pragma unroll
+    for (int j = 0; j < RUN; j++) {
+      x[0] = it.x0[j];
+      product_add<CLASSIFY>(th, static_cast<double>(map(x)), it, j, slot + j);
+    }
   }
   template <bool CLASSIFY, class Map, class Thread> __device__ __forceinline__ void head(const Map &, Thread &) const {}
   template <bool CLASSIFY, class Map, class Thread> __device__ __forceinline__ void tail(const Map &, Thread &) const {}
 
 private:
   // Any accumulator of single values (the count of non-finite values) sees
-  // f and the point's flat index; the weighted pair sees both weights.
+  // f and the point's flat index, and nothing at a padding point (weight 0:
+  // a copy of a real one, which counts itself); the weighted pair sees both
+  // weights.
   template <bool CLASSIFY, class Thread>
-  __device__ __forceinline__ static void product_add(Thread &th, double y, const Item &it, int slot)
+  __device__ __forceinline__ static void product_add(Thread &th, double y, const Item &it, int j, int slot)
   {
-    th.template add<CLASSIFY>(y, it.index, slot);
+    th.template add<CLASSIFY>(it.wh[j] != 0.0 ? y : 0.0, it.index + j, slot);
   }
   template <bool CLASSIFY, int S>
-  __device__ __forceinline__ static void product_add(WeightedPair<S> &th, double y, const Item &it, int slot)
+  __device__ __forceinline__ static void product_add(WeightedPair<S> &th, double y, const Item &it, int j, int slot)
   {
-    th.add(it.wh * y, it.wl * y, slot);
+    th.add(it.wh[j] * y, it.wl[j] * y, slot);
   }
 };
 
 // The next tile's cursor (agent.cuh): digits add with carries.
-template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED>
-__device__ __forceinline__ typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor
-advance(const ProductSource<Real, D, PANELS, BLOCK, SHARED> &src,
-        typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor c,
-        const typename ProductSource<Real, D, PANELS, BLOCK, SHARED>::Cursor &step)
+template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN>
+__device__ __forceinline__ typename ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN>::Cursor
+advance(const ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN> &src,
+        typename ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN>::Cursor c,
+        const typename ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN>::Cursor &step)
 {
   return src.add(c, step.d, step.flat);
 }
 
 // Before the tile loop (kernel.cuh): the block copies the tables, which lie
 // one after another in global memory, into shared memory.
-template <int B, class Real, int D, unsigned PANELS, int BLOCK, bool SHARED>
-__device__ __forceinline__ void source_begin(const ProductSource<Real, D, PANELS, BLOCK, SHARED> &src)
+template <int B, class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN>
+__device__ __forceinline__ void source_begin(const ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN> &src)
 {
   if constexpr (SHARED) {
     const double2 *from = reinterpret_cast<const double2 *>(src.table[0]);

@@ -84,6 +84,55 @@ static void nc_weights(gq_rule rule, uint64_t i, uint64_t n, double *hi, double 
 
 /* The table and factors of one axis: [a, b] (finite) in n intervals or
  * panels. */
+/* Axis 1's table padded to a multiple of GQ_PRODUCT_RUN points: weight 0,
+ * the last point again (the GPU walks runs of that many points along it,
+ * product_source.cuh; the CPU walks the same padded grid). */
+#define GQ_PRODUCT_RUN 4
+
+static int pad_axis(gq_product_sum *p, axis_rule *ax)
+{
+  const size_t K = p->K[0], padded = (K + GQ_PRODUCT_RUN - 1) / GQ_PRODUCT_RUN * GQ_PRODUCT_RUN;
+  if (padded == K)
+    return GQ_SUCCESS;
+  double *t = realloc(ax->table, 4 * padded * sizeof(double));
+  if (!t)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the points of axis 1");
+  for (size_t k = K; k < padded; k++) {
+    double *e = t + 4 * k;
+    e[0] = e[1] = e[3] = 0.0;
+    e[2] = t[4 * (K - 1) + 2];
+  }
+  ax->table = t;
+  p->K[0] = (uint32_t)padded;
+  return GQ_SUCCESS;
+}
+
+/* A Gauss-Legendre axis 1 as a plain table of its K P points (as the
+ * backends would compute them from the panels), when it fits. */
+static int expand_axis(gq_product_sum *p, axis_rule *ax)
+{
+  const size_t K = p->K[0], P = p->P[0], m = K * P;
+  double *t = malloc(4 * m * sizeof(double));
+  if (!t)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the points of axis 1");
+  for (size_t q = 0; q < P; q++)
+    for (size_t k = 0; k < K; k++) {
+      double *e = t + 4 * (q * K + k);
+      const double *node = ax->table + 4 * k;
+      e[0] = node[0];
+      e[1] = node[1];
+      e[2] = fma((double)q, p->H[0], node[2]);
+      e[3] = 0.0;
+    }
+  free(ax->table);
+  ax->table = t;
+  p->K[0] = (uint32_t)m;
+  p->P[0] = 1;
+  p->H[0] = 0.0;
+  p->panels &= ~1u;
+  return GQ_SUCCESS;
+}
+
 static int build_axis(gq_rule_spec spec, double a, double b, uint64_t n, gq_product_sum *p, int d, axis_rule *ax)
 {
   if (spec.rule == GQ_RULE_GAUSS_LEGENDRE) {
@@ -240,15 +289,26 @@ static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spe
     status = build_axis(spec, box->a[d], box->b[d], box->n[d], &p, d, &ax[d]);
     if (status != GQ_SUCCESS)
       break;
-    p.table[d] = ax[d].table;
     const double m = (double)p.K[d] * (double)p.P[d];
     points *= m;
+  }
+  /* axis 1 as a plain table padded for runs, where it fits */
+  if (status == GQ_SUCCESS && (p.panels & 1u) && (uint64_t)p.K[0] * p.P[0] <= GQ_PRODUCT_MAX_TABLE)
+    status = expand_axis(&p, &ax[0]);
+  if (status == GQ_SUCCESS && !(p.panels & 1u))
+    status = pad_axis(&p, &ax[0]);
+  double padded = 1.0;
+  for (int d = 0; d < box->dims; d++) {
+    p.table[d] = ax[d].table;
+    padded *= (double)p.K[d] * (double)p.P[d];
   }
   out->points = points;
   if (status == GQ_SUCCESS && points > 9007199254740992.0) /* 2^53 */
     status = gq_fail(GQ_EINVAL, "the grid has %.4g points; at most 2^53 (about 9.0e15)", points);
+  if (status == GQ_SUCCESS && padded > 9007199254740992.0)
+    status = gq_fail(GQ_EINVAL, "the grid has %.4g points; at most 2^53 (about 9.0e15)", padded);
   if (status == GQ_SUCCESS) {
-    p.n = (uint64_t)points;
+    p.n = (uint64_t)padded;
     gq_csum sums[2];
     gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
     status = product_sum(ctx, &p, sums, &info);

@@ -90,7 +90,7 @@ static void points(const gq_product_sum *p, workspace *w, uint64_t i, int count)
     i /= radix[g];
   }
   for (int j = 0; j < count; j++) {
-    double wh = 1.0, wl = 1.0;
+    double wh = 1.0, wl = 1.0, e0_wh = 0.0, e0_wl = 0.0;
     int g = 0;
     for (int d = 0; d < p->dims; d++) {
       const double *e = p->table[d] + 4 * (size_t)digit[g++];
@@ -98,11 +98,17 @@ static void points(const gq_product_sum *p, workspace *w, uint64_t i, int count)
       if (p->panels & (1u << d))
         x = fma((double)digit[g++], p->H[d], x);
       w->x[d][j] = p->precision == GQ_PRECISION_FLOAT ? (double)(float)x : x;
-      wh *= e[0];
-      wl *= e[1];
+      if (d == 0) {
+        e0_wh = e[0];
+        e0_wl = e[1];
+      } else {
+        wh *= e[0];
+        wl *= e[1];
+      }
     }
-    w->wh[j] = wh;
-    w->wl[j] = wl;
+    /* the other axes' product first, then axis 1's weight: the GPU's order */
+    w->wh[j] = e0_wh * wh;
+    w->wl[j] = e0_wl * wl;
     for (int g2 = 0; g2 < G && ++digit[g2] == radix[g2]; g2++) /* the next point */
       digit[g2] = 0;
   }
@@ -124,8 +130,8 @@ static void run_part(const gq_product_sum *p, workspace *w, uint64_t lo, uint64_
       gq_expr_eval_block(p->f->g, (size_t)count, vars, w->y, w->scratch);
     for (int j = 0; j < count; j++) {
       const double y = p->precision == GQ_PRECISION_FLOAT ? (double)w->yf[j] : w->y[j];
-      if (count_only) {
-        if (!(y - y == 0.0) && r->nonfinite++ == 0)
+      if (count_only) { /* a padding point (weight 0) copies a real one, which counts itself */
+        if (w->wh[j] != 0.0 && !(y - y == 0.0) && r->nonfinite++ == 0)
           r->first = i + (uint64_t)j;
         continue;
       }
