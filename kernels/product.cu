@@ -56,6 +56,10 @@ size_t table_bytes(const gq_product_sum *p)
 constexpr int RUN = 4;
 int run_of(const gq_product_sum *p) { return !(p->panels & 1u) && p->K[0] % RUN == 0 ? RUN : 1; }
 
+// Items per thread and tile: the shape's points in flight, in runs (135
+// registers and one block per SM with 4 runs of 4: H200, 501^3 trapezoid).
+template <class S> int items_of(int run) { return run > S::ITEMS ? 1 : S::ITEMS / run; }
+
 void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, int precision, std::string want[3])
 {
   gq::with_rows(cc_major, [&](auto rows) {
@@ -64,11 +68,12 @@ void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, 
       char source[160], thread[64];
       snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d, %s, %d>", real_name(precision), dims,
                panels, S::BLOCK, shared ? "true" : "false", run);
-      snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", S::ITEMS * run);
+      const int items = items_of<S>(run);
+      snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", items * run);
       for (int fast = 0; fast <= 1; fast++)
         want[fast ? FAST : EXACT] =
-            gq::jit_kernel_name(S::BLOCK, S::ITEMS, S::MIN_BLOCKS, fast, thread, source, "gq::LastBlock");
-      want[SCAN] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 0, "gq::NonfiniteThread", source, "gq::LastBlock");
+            gq::jit_kernel_name(S::BLOCK, items, S::MIN_BLOCKS, fast, thread, source, "gq::LastBlock");
+      want[SCAN] = gq::jit_kernel_name(S::BLOCK, items, 1, 0, "gq::NonfiniteThread", source, "gq::LastBlock");
       return 0;
     });
   });
@@ -188,8 +193,9 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
         auto go = [&](auto panels, auto r) {
           constexpr unsigned P = decltype(panels)::value;
           constexpr int R = decltype(r)::value;
-          return shared ? run_shape<D, P, S::BLOCK, true, R>(st, p, kernel, S::ITEMS, out, ms)
-                        : run_shape<D, P, S::BLOCK, false, R>(st, p, kernel, S::ITEMS, out, ms);
+          const int items = items_of<S>(R);
+          return shared ? run_shape<D, P, S::BLOCK, true, R>(st, p, kernel, items, out, ms)
+                        : run_shape<D, P, S::BLOCK, false, R>(st, p, kernel, items, out, ms);
         };
         using One = std::integral_constant<int, 1>;
         using Run = std::integral_constant<int, RUN>;
