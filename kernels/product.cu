@@ -52,9 +52,10 @@ size_t table_bytes(const gq_product_sum *p)
 }
 
 // Runs of 4 points along axis 1 (product_source.cuh) where its table is plain
-// and padded to a multiple of 4 (product.c does so wherever it can).
+// and padded to a multiple of 32 x 4 points (product.c does so where that
+// costs at most an eighth more points).
 constexpr int RUN = 4;
-int run_of(const gq_product_sum *p) { return !(p->panels & 1u) && p->K[0] % RUN == 0 ? RUN : 1; }
+int run_of(const gq_product_sum *p) { return !(p->panels & 1u) && p->K[0] % (32 * RUN) == 0 ? RUN : 1; }
 
 // Items per thread and tile: the shape's points in flight, in runs (135
 // registers and one block per SM with 4 runs of 4: H200, 501^3 trapezoid).
@@ -201,8 +202,9 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
         using Run = std::integral_constant<int, RUN>;
         // the layouts product.c makes: Newton-Cotes (axis 1 padded),
         // Gauss-Legendre with axis 1 expanded, or all in panels
-        if (p->panels == 0 && run == RUN)
-          return go(std::integral_constant<unsigned, 0u>(), Run());
+        if (p->panels == 0)
+          return run == RUN ? go(std::integral_constant<unsigned, 0u>(), Run())
+                            : go(std::integral_constant<unsigned, 0u>(), One());
         if (D > 1 && p->panels == OUTER && run == RUN)
           return go(std::integral_constant<unsigned, OUTER>(), Run());
         if (p->panels == ALL && run == 1)

@@ -67,13 +67,16 @@ template <class Real, int D, int RUN> struct ProductRun {
 // 40% of the stalls waited for the load queue).
 extern __shared__ __align__(16) double product_tables[];
 
-// RUN > 1: an item is RUN consecutive points along axis 1, whose table the
-// host pads to a multiple of RUN (padding: weight 0, the last point again),
-// so the points of an item share every other axis: those axes' entries and
-// weight products are read and formed once per item, and axis 1's entries
-// are RUN consecutive ones (H200, 501^3 trapezoid: 2 D loads per point and
-// 96 registers left the integer and load work, not FP64, in charge).
-// Axis 1 is then a plain table (no panels: the host expands its panels).
+// RUN > 1: an item is RUN points of axis 1 a warp apart — item i of a warp
+// group of 32 takes points 32 RUN (i / 32) + i % 32 + 32 j, j < RUN — in a
+// table the host pads to a multiple of 32 RUN (padding: weight 0, the last
+// point again), so the points of an item share every other axis: those
+// axes' entries and weight products are read and formed once per item, and
+// the lanes of a warp read axis 1's entries side by side (H200, 501^3
+// trapezoid: 2 D loads per point and 96 registers left the integer and load
+// work, not FP64, in charge; runs of consecutive points put every lane of a
+// warp in one shared-memory bank and ran 2.5x slower).  Axis 1 is then a
+// plain table (no panels: the host expands them).
 template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN = 1> struct ProductSource {
   static_assert(RUN == 1 || !(PANELS & 1u), "runs walk a table along axis 1");
   static constexpr int WIDTH = RUN;
@@ -105,7 +108,11 @@ template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN = 
     }
     return c;
   }
-  __device__ __forceinline__ Cursor cursor(unsigned long long i) const { return digits(i * RUN); }
+  // item i's first point: its warp group's first point plus its lane
+  __device__ __forceinline__ Cursor cursor(unsigned long long i) const
+  {
+    return digits(RUN == 1 ? i : (i / 32) * (32 * RUN) + i % 32);
+  }
   __device__ __forceinline__ Cursor stride(unsigned long long s) const { return digits(s * RUN); }
 
   // a + b digit by digit, each b digit below its radix: one carry at most.
@@ -164,7 +171,7 @@ template <class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN = 
     for (int j = 0; j < RUN; j++) {
       double2 w;
       double x;
-      entry(0, k0 + j, &w, &x);
+      entry(0, k0 + 32 * j * (RUN > 1), &w, &x);
       if (PANELS & 1u)
         x = fma(p0, H[0], x);
       it.x0[j] = static_cast<Real>(x);
@@ -200,7 +207,7 @@ private:
   template <bool CLASSIFY, class Thread>
   __device__ __forceinline__ static void product_add(Thread &th, double y, const Item &it, int j, int slot)
   {
-    th.template add<CLASSIFY>(it.wh[j] != 0.0 ? y : 0.0, it.index + j, slot);
+    th.template add<CLASSIFY>(it.wh[j] != 0.0 ? y : 0.0, it.index + 32 * j, slot);
   }
   template <bool CLASSIFY, int S>
   __device__ __forceinline__ static void product_add(WeightedPair<S> &th, double y, const Item &it, int j, int slot)

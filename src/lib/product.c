@@ -84,14 +84,19 @@ static void nc_weights(gq_rule rule, uint64_t i, uint64_t n, double *hi, double 
 
 /* The table and factors of one axis: [a, b] (finite) in n intervals or
  * panels. */
-/* Axis 1's table padded to a multiple of GQ_PRODUCT_RUN points: weight 0,
- * the last point again (the GPU walks runs of that many points along it,
- * product_source.cuh; the CPU walks the same padded grid). */
-#define GQ_PRODUCT_RUN 4
+/* Runs (product_source.cuh): the GPU takes 4 points of axis 1 per item, the
+ * lanes of a warp side by side and the 4 points a warp apart, so axis 1's
+ * table is padded to a multiple of GQ_PRODUCT_RUN_SPAN = 32 x 4 points
+ * (weight 0, the last point again; the CPU walks the same padded grid).
+ * Only where that adds at most an eighth: a short axis stays as it is. */
+#define GQ_PRODUCT_RUN_SPAN 128
+
+static uint64_t run_padded(uint64_t K) { return (K + GQ_PRODUCT_RUN_SPAN - 1) / GQ_PRODUCT_RUN_SPAN * GQ_PRODUCT_RUN_SPAN; }
+static int runs_pay(uint64_t K) { return K <= GQ_PRODUCT_MAX_TABLE && 8 * run_padded(K) <= 9 * K; }
 
 static int pad_axis(gq_product_sum *p, axis_rule *ax)
 {
-  const size_t K = p->K[0], padded = (K + GQ_PRODUCT_RUN - 1) / GQ_PRODUCT_RUN * GQ_PRODUCT_RUN;
+  const size_t K = p->K[0], padded = (size_t)run_padded(K);
   if (padded == K)
     return GQ_SUCCESS;
   double *t = realloc(ax->table, 4 * padded * sizeof(double));
@@ -292,11 +297,13 @@ static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spe
     const double m = (double)p.K[d] * (double)p.P[d];
     points *= m;
   }
-  /* axis 1 as a plain table padded for runs, where it fits */
-  if (status == GQ_SUCCESS && (p.panels & 1u) && (uint64_t)p.K[0] * p.P[0] <= GQ_PRODUCT_MAX_TABLE)
-    status = expand_axis(&p, &ax[0]);
-  if (status == GQ_SUCCESS && !(p.panels & 1u))
-    status = pad_axis(&p, &ax[0]);
+  /* axis 1 as a plain table padded for runs, where that costs little */
+  if (status == GQ_SUCCESS && runs_pay((uint64_t)p.K[0] * p.P[0])) {
+    if (p.panels & 1u)
+      status = expand_axis(&p, &ax[0]);
+    if (status == GQ_SUCCESS)
+      status = pad_axis(&p, &ax[0]);
+  }
   double padded = 1.0;
   for (int d = 0; d < box->dims; d++) {
     p.table[d] = ax[d].table;
