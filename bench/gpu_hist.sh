@@ -4,7 +4,8 @@
 # the histogram tests (t_hist on the GPU, every method; the CLI and hostile
 # tests), compute-sanitizer memcheck, racecheck and synccheck on small sizes
 # for every method (the cluster one at 65536 bins, where it runs) with counts
-# and sums, then bench/bench_hist against CUB.  Logs go to $OUT (default
+# and sums and for every launch variant (bench_hist verify), then
+# bench/bench_hist against CUB.  Logs go to $OUT (default
 # ./gpu-out-hist); the bench's table is printed last.
 set -u
 build=${1:?usage: sh bench/gpu_hist.sh BUILD_DIR}
@@ -46,7 +47,12 @@ for tool in memcheck racecheck synccheck; do
         --device=cuda --json >>"$log" 2>&1 || { bad=$((bad + 1)); echo "FAILED: $method $args" >>"$log"; }
     done
   done
-  say "compute-sanitizer $tool: $bad failing runs of 25 ($(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$log") clean summaries)"
+  # every launch variant of shared (kernels/hist/hist.cu's VARIANTS, 1-D and
+  # 2-D), which the CLI reaches only through the policy's row: the bench,
+  # each pass run once and checked against CUB's (or global's) counts
+  compute-sanitizer --tool "$tool" --error-exitcode 9 bench/bench_hist 100003 5 verify >>"$log" 2>&1 ||
+    { bad=$((bad + 1)); echo "FAILED: bench/bench_hist 100003 5 verify" >>"$log"; }
+  say "compute-sanitizer $tool: $bad failing runs of 26 ($(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$log") clean summaries)"
 done
 
 # the bench: every method against CUB, 2^28 doubles

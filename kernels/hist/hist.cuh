@@ -36,10 +36,16 @@ struct Args {
   double *sums, *errs;        // keys each, or nullptr (sums only / counts only)
 };
 
+// Launch variants of SHARED counts (hist.cu's VARIANTS; 0 the baseline,
+// which every method runs): shapes, pipelining, key, packed bins.
+constexpr int NVARIANTS = 12;
+const char *variant_name(int variant); // nullptr past NVARIANTS
+
 struct Plan {
   int method;       // gq_hist_method that runs (after fallbacks)
   int sum;          // SumMode
-  unsigned grid, block, cluster;
+  int variant;      // VARIANTS row
+  unsigned grid, block, items, cluster; // items per thread in 1-D (2-D rows beyond 0: half)
   size_t smem;      // dynamic shared memory per block
 };
 
@@ -59,6 +65,10 @@ int plan(const Device &d, int method, unsigned keys, int sum, Plan *plan);
 // cluster sizes.  GQ_EINVAL where a block's bins exceed its shared memory,
 // or no such cluster runs here.
 int plan_cluster(const Device &d, int method, unsigned keys, int sum, unsigned cluster, Plan *plan);
+// plan_cluster() with a VARIANTS row (beyond 0 for SHARED counts only; a
+// packed row takes 2 or 1 bytes a key, so 65536 bins fit one block): the bench's
+// side-by-side rows.  GQ_EINVAL where it cannot run.
+int plan_variant(const Device &d, int method, unsigned keys, int sum, unsigned cluster, int variant, Plan *plan);
 // Enqueue the pass on `stream` (launches of at most MAX_LAUNCH_ELEMENTS).
 int enqueue(const Plan &plan, const Args &a, cudaStream_t stream);
 
