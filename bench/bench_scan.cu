@@ -241,7 +241,7 @@ int verify(State &s, int reps, unsigned long long max_n, const char *only, cudaS
 
 // The cumulative trapezoid of the built-in circle on [0, 1] (n intervals)
 // at shape Shp, launched as gq_cuda_cumulative launches its NVRTC kernel.
-using Circle = gq::PointMap<gq::fast::Integrand_CIRCLE>;
+using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>; // the NVRTC kernel's Map<0>: CUDA's sqrt
 template <class Shp, int FOLD> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
 {
   GridItems<Circle> src{};
@@ -384,8 +384,8 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   CHECK(cudaMemcpy(&last, out + n, 8, cudaMemcpyDeviceToHost));
   const Stat c = stat_of(cum);
   gq_context_free(ctx);
-  // The same integral through the bench's instantiations (fast functions, as
-  // the NVRTC module's), every value checked against the library's first.
+  // The same integral through the bench's instantiations (CUDA's sqrt, as
+  // the NVRTC module's Map<0>), every value checked against the library's first.
   std::vector<Stat> cum_shapes;
   double *mine;
   unsigned long long *d_worst;
