@@ -40,6 +40,10 @@
 //   w256x8-6    warp staging, 256 x 8, six blocks (40 registers)
 //   w512x8-3    warp staging, 512 x 8, three blocks (40 registers), the
 //               baseline's tile with half the items per thread
+// and for the cumulative trapezoid (cumulative_shapes): the same register
+// caps and tiles, g_0/2 subtracted once per thread instead of per point
+// (CumulativeSink::fold_start: a TwoSum less per point, the kernel being
+// bound by its FP64 work), and warp-staged 16-byte stores (warp_store).
 //
 // The kernels are launched here with a tile state of the bench's own, as
 // kernels/scan/scan.cu launches them (the library call adds the carry's two
@@ -248,7 +252,7 @@ int verify(State &s, int reps, unsigned long long max_n, const char *only, cudaS
 // The cumulative trapezoid of the built-in circle on [0, 1] (n intervals)
 // at shape Shp, launched as gq_cuda_cumulative launches its NVRTC kernel.
 using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>; // the NVRTC kernel's Map<0>: CUDA's sqrt
-template <class Shp, int FOLD> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
+template <class Shp, int FOLD, int WARP_STORE> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
 {
   GridItems<Circle> src{};
   src.a = 0.0;
@@ -263,6 +267,7 @@ template <class Shp, int FOLD> void cumulative(State &s, double *out, unsigned l
   sink.every = 1;
   sink.count = n + 1;
   sink.fold_start = FOLD;
+  sink.warp_store = WARP_STORE;
   auto p = problem<DoubleSum>(s, src, sink, n + 1, Shp::BLOCK * Shp::ITEMS);
   p.carry_out = nullptr;
   lookback_kernel<DoubleSum, GridItems<Circle>, CumulativeSink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
@@ -294,13 +299,15 @@ struct CumulativeShape {
 std::vector<CumulativeShape> cumulative_shapes()
 {
   return {
-      {"256x16 (the library's shape, compiled here)", cumulative<gq::Shape<256, 16, 0>, 0>},
-      {"256x16, 4 blocks", cumulative<gq::Shape<256, 16, 4>, 0>},
-      {"128x16, 8 blocks", cumulative<gq::Shape<128, 16, 8>, 0>},
-      {"256x8, 6 blocks", cumulative<gq::Shape<256, 8, 6>, 0>},
-      {"256x16, g_0/2 once per thread", cumulative<gq::Shape<256, 16, 0>, 1>},
-      {"256x16, 4 blocks, g_0/2 once per thread", cumulative<gq::Shape<256, 16, 4>, 1>},
-      {"128x16, 8 blocks, g_0/2 once per thread", cumulative<gq::Shape<128, 16, 8>, 1>},
+      {"256x16 (the library's shape, compiled here)", cumulative<gq::Shape<256, 16, 0>, 0, 0>},
+      {"256x16, 4 blocks", cumulative<gq::Shape<256, 16, 4>, 0, 0>},
+      {"128x16, 8 blocks", cumulative<gq::Shape<128, 16, 8>, 0, 0>},
+      {"256x8, 6 blocks", cumulative<gq::Shape<256, 8, 6>, 0, 0>},
+      {"256x16, g_0/2 once per thread", cumulative<gq::Shape<256, 16, 0>, 1, 0>},
+      {"256x16, warp-staged 16-byte stores", cumulative<gq::Shape<256, 16, 0>, 0, 1>},
+      {"256x16, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 0>, 1, 1>},
+      {"256x16, 4 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 4>, 1, 1>},
+      {"128x16, 8 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<128, 16, 8>, 1, 1>},
   };
 }
 

@@ -89,6 +89,7 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.sink.n = c->n;
   p.sink.every = c->every;
   p.sink.fold_start = CUMULATIVE_FOLD_START;
+  p.sink.warp_store = CUMULATIVE_WARP_STORE;
   p.sink.count = gq_cumulative_count(c->n, c->every);
   p.n = points;
   p.tiles = tiles;

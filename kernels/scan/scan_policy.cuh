@@ -27,6 +27,9 @@ constexpr bool SCAN_WARP_STAGING = false;
 // The cumulative trapezoid subtracts g_0/2 once per thread (1) or once per
 // point (0): CumulativeSink::fold_start.
 constexpr int CUMULATIVE_FOLD_START = 0;
+// ... and stores every value through warp staging, 16 bytes at a time (1),
+// or through the block (0): CumulativeSink::warp_store.
+constexpr int CUMULATIVE_WARP_STORE = 0;
 // The second phase of three: one block over the tiles' totals.
 constexpr int TOTALS_BLOCK = 1024;
 
