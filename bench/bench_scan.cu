@@ -10,8 +10,11 @@
 //                                    doubles within the documented bound;
 //                                    every other run (the exclusive one when
 //                                    REPS is 1) from the second element, off
-//                                    the 16-byte alignment; run under
-//                                    compute-sanitizer by bench/gpu_scan.sh
+//                                    the 16-byte alignment; then, unless a
+//                                    variant is named, every cumulative shape
+//                                    against the library's values (4096 x 300
+//                                    intervals); run under compute-sanitizer
+//                                    by bench/gpu_scan.sh
 //   bench/bench_scan time [REPS]     medians of REPS (default 11) after 3
 //                                    warm-ups, CUDA events around each launch:
 //                                    a device-to-device copy of the bytes,
@@ -311,6 +314,64 @@ std::vector<CumulativeShape> cumulative_shapes()
   };
 }
 
+// Shape k's cumulative trapezoid of n intervals into mine, every value
+// compared with the library's (lib) on the device; prints and returns ok.
+bool check_cumulative(State &s, const CumulativeShape &k, const double *lib, double *mine, unsigned long long n,
+                      unsigned long long *d_worst, cudaStream_t stream)
+{
+  CHECK(cudaMemsetAsync(mine, 0xff, (n + 1) * 8, stream));
+  CHECK(cudaMemsetAsync(d_worst, 0, 8, stream));
+  k.run(s, mine, n, stream);
+  max_relative_difference<<<4 * 132, 256, 0, stream>>>(lib, mine, n + 1, d_worst);
+  CHECK(cudaGetLastError());
+  unsigned long long bits = 0;
+  CHECK(cudaMemcpyAsync(&bits, d_worst, 8, cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  double worst;
+  memcpy(&worst, &bits, 8);
+  const bool ok = worst <= 1e-13; // the pairs combine in other orders: the last bits may differ
+  printf("cumulative %s, n = %llu, against the library: largest relative difference %.3g: %s\n", k.name, n, worst,
+         ok ? "ok" : "FAILED");
+  return ok;
+}
+
+// The library's cumulative trapezoid of circle on [0, 1] into out; false
+// (and a message) on an error.
+bool library_cumulative(gq_context *ctx, unsigned long long n, double *out, double *ms)
+{
+  if (gq_cumulative_integral(ctx, gq_integrand_builtin("circle"), 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, ms) !=
+      GQ_SUCCESS) {
+    fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
+    return false;
+  }
+  return true;
+}
+
+// verify, the cumulative shapes: n intervals, every value against the library.
+int verify_cumulative(State &s, unsigned long long n, cudaStream_t stream)
+{
+  gq_context *ctx = gq_context_create(0);
+  if (!ctx) {
+    fprintf(stderr, "bench_scan: %s\n", gq_last_error());
+    return 1;
+  }
+  gq_context_set_stream(ctx, stream);
+  double *lib, *mine, ms;
+  unsigned long long *d_worst;
+  CHECK(cudaMalloc(&lib, (n + 1) * 8));
+  CHECK(cudaMalloc(&mine, (n + 1) * 8));
+  CHECK(cudaMalloc(&d_worst, 8));
+  int failures = !library_cumulative(ctx, n, lib, &ms);
+  if (!failures)
+    for (const CumulativeShape &k : cumulative_shapes())
+      failures += !check_cumulative(s, k, lib, mine, n, d_worst, stream);
+  cudaFree(lib);
+  cudaFree(mine);
+  cudaFree(d_worst);
+  gq_context_free(ctx);
+  return failures;
+}
+
 // The tile states' capacity: 10^9 cumulative points at the smallest tile.
 constexpr unsigned long long STATE_TILES = 1000000000ull / SMALLEST_TILE + 2;
 
@@ -383,13 +444,10 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   double *out;
   CHECK(cudaMalloc(&out, (n + 1) * 8));
   std::vector<double> cum;
-  const gq_integrand *f = gq_integrand_builtin("circle");
   for (int r = -2; r < reps; r++) {
     double ms = 0;
-    if (gq_cumulative_integral(ctx, f, 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, &ms) != GQ_SUCCESS) {
-      fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
+    if (!library_cumulative(ctx, n, out, &ms))
       return 1;
-    }
     if (r >= 0)
       cum.push_back(ms * 1e3);
   }
@@ -405,20 +463,7 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   CHECK(cudaMalloc(&mine, (n + 1) * 8));
   CHECK(cudaMalloc(&d_worst, 8));
   for (const CumulativeShape &k : cumulative_shapes()) {
-    CHECK(cudaMemsetAsync(mine, 0xff, (n + 1) * 8, stream));
-    CHECK(cudaMemsetAsync(d_worst, 0, 8, stream));
-    k.run(s, mine, n, stream);
-    max_relative_difference<<<4 * 132, 256, 0, stream>>>(out, mine, n + 1, d_worst);
-    CHECK(cudaGetLastError());
-    unsigned long long bits = 0;
-    CHECK(cudaMemcpyAsync(&bits, d_worst, 8, cudaMemcpyDeviceToHost, stream));
-    CHECK(cudaStreamSynchronize(stream));
-    double worst;
-    memcpy(&worst, &bits, 8);
-    const bool ok = worst <= 1e-13; // the pairs combine in other orders: the last bits may differ
-    printf("cumulative %s against the library: largest relative difference %.3g: %s\n", k.name, worst,
-           ok ? "ok" : "FAILED");
-    failures += !ok;
+    failures += !check_cumulative(s, k, out, mine, n, d_worst, stream);
     cum_shapes.push_back(event_time(stream, e0, e1, 2, reps, [&] { k.run(s, mine, n, stream); }));
   }
   cudaFree(mine);
@@ -461,7 +506,15 @@ int main(int argc, char **argv)
   s.init(STATE_TILES);
   const unsigned long long max_n = argc > 3 ? strtoull(argv[3], nullptr, 10) : ~0ull;
   const char *only = argc > 4 && strcmp(argv[4], "all") != 0 ? argv[4] : nullptr;
-  const int failures =
-      strcmp(mode, "verify") == 0 ? verify(s, reps, max_n, only, stream) : time_all(s, reps, stream, e0, e1);
+  // verify: the array scans, then (unless one variant is named) the
+  // cumulative shapes at 4096 x 300 intervals, when MAX_N allows.
+  int failures;
+  if (strcmp(mode, "verify") == 0) {
+    failures = verify(s, reps, max_n, only, stream);
+    if (!only && 4096ull * 300 <= max_n)
+      failures += verify_cumulative(s, 4096ull * 300, stream);
+  } else {
+    failures = time_all(s, reps, stream, e0, e1);
+  }
   return failures ? 1 : 0;
 }

@@ -38,14 +38,16 @@ say "gpuquad scan --gen=normal --n=2^27 --check (every sum against a long double
 say "gpuquad --f=circle --n=1e8 --cumulative (F(b) against the plain rule and GSL): exit $?"
 
 # every variant (bench_scan.cu's list: the baseline, the launch shapes and the
-# warp-staged kernels): 17 to 600 tiles 20 times each, then 2^14 + 1 tiles of
+# warp-staged kernels) and every cumulative shape (against the library's
+# values): 17 to 600 tiles 20 times each, then 2^14 + 1 tiles of
 # 4096 (2^15 + 1 of 2048) once (its host check is the slow part)
 { bench/bench_scan verify 20 2000000 && bench/bench_scan verify 1; } >"$OUT/verify.txt" 2>&1
 say "bench_scan verify: exit $? ($(grep -c ': ok$' "$OUT/verify.txt") ok, $(grep -c FAILED "$OUT/verify.txt") failed)"
 
 for tool in memcheck racecheck synccheck; do
   log="$OUT/sanitize-$tool.log"
-  # every look-back variant and three phases, once each at 17 to 600 tiles
+  # every look-back variant and three phases, once each at 17 to 600 tiles,
+  # and every cumulative shape
   compute-sanitizer --tool "$tool" --error-exitcode 9 bench/bench_scan verify 1 2000000 all >"$log" 2>&1
   a=$?
   # the library's path (tile states, carries, the NVRTC cumulative kernel) on
