@@ -1,22 +1,52 @@
 // bench_scan.cu — the scans of kernels/scan/ against CUB and a copy.
 //
-//   bench/bench_scan verify [REPS [MAX_N]]
-//                                    both methods, int64 and doubles, at sizes
-//                                    that make tiles wait on each other (18 to
-//                                    2^14 + 1 tiles; those up to MAX_N), REPS
-//                                    times each, int64 compared
-//                                    exactly with the host (a look-back race
-//                                    shows as a wrong integer); run under
-//                                    compute-sanitizer by bench/gpu_scan.sh
+//   bench/bench_scan verify [REPS [MAX_N [VARIANT]]]
+//                                    every variant (or the one named), int64
+//                                    and doubles, inclusive and exclusive, at
+//                                    sizes that make tiles wait on each other
+//                                    (those up to MAX_N), REPS times each,
+//                                    int64 compared exactly with the host (a
+//                                    look-back race shows as a wrong integer),
+//                                    doubles within the documented bound;
+//                                    every other run (the exclusive one when
+//                                    REPS is 1) from the second element, off
+//                                    the 16-byte alignment; then, unless a
+//                                    variant is named, every cumulative shape
+//                                    against the library's values (4096 x 300
+//                                    intervals); run under compute-sanitizer
+//                                    by bench/gpu_scan.sh
 //   bench/bench_scan time [REPS]     medians of REPS (default 11) after 3
 //                                    warm-ups, CUDA events around each launch:
 //                                    a device-to-device copy of the bytes,
 //                                    cub::DeviceScan::InclusiveSum (plain
-//                                    doubles), the look-back and three-phase
-//                                    scans (compensated), at 2^20, 2^24, 2^28
-//                                    doubles; each verified before it is timed;
-//                                    then gq_cumulative_integral of 10^9
-//                                    points into device memory.  A table last.
+//                                    doubles), three phases, and every
+//                                    look-back variant below (compensated) at
+//                                    2^20, 2^24, 2^28 doubles, each verified
+//                                    against CUB before it is timed; then the
+//                                    cumulative trapezoid of 10^9 points into
+//                                    device memory, through the library (the
+//                                    NVRTC kernel) and through the bench's own
+//                                    instantiations of the shapes below.
+//                                    Tables last.
+//
+// Variants (each changes one thing against the baseline, the library's
+// kernel as committed before them):
+//   base        256 x 16, block-wide staging, registers left to the compiler
+//               (70 for doubles: three blocks per multiprocessor)
+//   occ4        ... __launch_bounds__(256, 4): 64 registers, four blocks
+//   warp        ... per-warp staging with 16-byte loads and stores
+//               (WarpArraySource/WarpArraySink: no block barrier around the
+//               transposes, half the memory instructions)
+//   warp-occ4   warp staging and four blocks
+//   w128x16-8   warp staging, 128 x 16, eight blocks (64 registers): twice
+//               the tiles, each block's look-back wait hides behind more blocks
+//   w256x8-6    warp staging, 256 x 8, six blocks (40 registers)
+//   w512x8-3    warp staging, 512 x 8, three blocks (40 registers), the
+//               baseline's tile with half the items per thread
+// and for the cumulative trapezoid (cumulative_shapes): the same register
+// caps and tiles, g_0/2 subtracted once per thread instead of per point
+// (CumulativeSink::fold_start: a TwoSum less per point, the kernel being
+// bound by its FP64 work), and warp-staged 16-byte stores (warp_store).
 //
 // The kernels are launched here with a tile state of the bench's own, as
 // kernels/scan/scan.cu launches them (the library call adds the carry's two
@@ -25,10 +55,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include <cub/cub.cuh>
 
+#include "../kernels/integrands.cuh"
+#include "../kernels/scan/cumulative.cuh"
 #include "../kernels/scan/device_scan.cuh"
 #include "../kernels/scan/scan_policy.cuh"
 #include "../src/gpuquad.h"
@@ -54,24 +87,19 @@ struct State {
   }
 };
 
-enum Method { LOOKBACK, THREE_PHASE };
-const char *method_name(Method m) { return m == LOOKBACK ? "lookback" : "three-phase"; }
+// The smallest tile of any variant (sizes the tile states).
+constexpr unsigned long long SMALLEST_TILE = 128 * 16;
 
-// One scan of x into y from a zero carry (the bench's carry word: zeroed
-// first, as a chunk of a stream would find it).
-template <class Op>
-void scan(State &s, Method m, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
-          cudaStream_t stream)
+// The problem of one launch from a zero carry (the bench's carry word:
+// zeroed first, as a chunk of a stream would find it).
+template <class Op, class Source, class Sink>
+ScanProblem<Op, Source, Sink> problem(State &s, Source src, Sink sink, unsigned long long n, int tile)
 {
-  using Shape = typename ScanShape<Op>::type;
-  using Source = ArraySource<typename Op::In>;
-  using Sink = ArraySink<Op>;
-  constexpr int TILE = Shape::BLOCK * Shape::ITEMS;
   ScanProblem<Op, Source, Sink> p{};
-  p.src = Source{x};
-  p.sink = Sink{y, exclusive};
+  p.src = src;
+  p.sink = sink;
   p.n = n;
-  p.tiles = (n + TILE - 1) / TILE;
+  p.tiles = (n + tile - 1) / tile;
   p.counter = s.counter;
   p.base = s.counted;
   p.states.flag = s.flags;
@@ -80,16 +108,70 @@ void scan(State &s, Method m, const typename Op::In *x, typename Op::Out *y, uns
   p.states.epoch = ++s.epoch;
   p.carry_in = nullptr;
   p.carry_out = reinterpret_cast<typename Op::Acc *>(s.carry);
-  const unsigned grid = (unsigned)p.tiles;
-  if (m == LOOKBACK) {
-    lookback_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<grid, Shape::BLOCK, 0, stream>>>(p);
-    s.counted += p.tiles;
-  } else {
-    reduce_tiles_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<grid, Shape::BLOCK, 0, stream>>>(p);
-    scan_totals_kernel<Op, Source, Sink, TOTALS_BLOCK><<<1, TOTALS_BLOCK, 0, stream>>>(p);
-    rescan_tiles_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<grid, Shape::BLOCK, 0, stream>>>(p);
-  }
+  return p;
+}
+
+// One look-back scan of x into y at shape Shp, staged by the block or by warps.
+template <class Shp, bool WARP, class Op>
+void lookback(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
+              cudaStream_t stream)
+{
+  using In = typename Op::In;
+  using Source = typename std::conditional<WARP, WarpArraySource<In, 2>, ArraySource<In>>::type;
+  using Sink = typename std::conditional<WARP, WarpArraySink<Op, 2>, ArraySink<Op>>::type;
+  Sink sink{};
+  sink.y = y;
+  sink.exclusive = exclusive;
+  const auto p = problem<Op>(s, Source{x}, sink, n, Shp::BLOCK * Shp::ITEMS);
+  lookback_kernel<Op, Source, Sink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
+      <<<(unsigned)p.tiles, Shp::BLOCK, 0, stream>>>(p);
+  s.counted += p.tiles;
   CHECK(cudaGetLastError());
+}
+
+// The three-phase scan at the library's shape.
+template <class Op>
+void three_phase(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
+                 cudaStream_t stream)
+{
+  using Shape = typename ScanShape<Op>::type;
+  using Source = ArraySource<typename Op::In>;
+  using Sink = ArraySink<Op>;
+  const auto p = problem<Op>(s, Source{x}, Sink{y, exclusive}, n, Shape::BLOCK * Shape::ITEMS);
+  const unsigned grid = (unsigned)p.tiles;
+  reduce_tiles_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<grid, Shape::BLOCK, 0, stream>>>(p);
+  scan_totals_kernel<Op, Source, Sink, TOTALS_BLOCK><<<1, TOTALS_BLOCK, 0, stream>>>(p);
+  rescan_tiles_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<grid, Shape::BLOCK, 0, stream>>>(p);
+  CHECK(cudaGetLastError());
+}
+
+// A method as the bench runs it: doubles and int64 through one entry each.
+struct Method {
+  const char *name;
+  int tile;
+  void (*f64)(State &, const double *, double *, unsigned long long, int, cudaStream_t);
+  void (*i64)(State &, const long long *, long long *, unsigned long long, int, cudaStream_t);
+};
+
+template <class Shp, bool WARP> Method variant(const char *name)
+{
+  return Method{name, Shp::BLOCK * Shp::ITEMS, lookback<Shp, WARP, DoubleSum>, lookback<Shp, WARP, Int64Sum>};
+}
+
+std::vector<Method> methods()
+{
+  using Lib = ScanShape<DoubleSum>::type;
+  return {
+      variant<gq::Shape<256, 16, 0>, false>("base"),
+      variant<gq::Shape<256, 16, 4>, false>("occ4"),
+      variant<gq::Shape<256, 16, 0>, true>("warp"),
+      variant<gq::Shape<256, 16, 4>, true>("warp-occ4"),
+      variant<gq::Shape<128, 16, 8>, true>("w128x16-8"),
+      variant<gq::Shape<256, 8, 6>, true>("w256x8-6"),
+      variant<gq::Shape<512, 8, 3>, true>("w512x8-3"),
+      variant<Lib, SCAN_WARP_STAGING>("library"),
+      Method{"three-phase", Lib::BLOCK * Lib::ITEMS, three_phase<DoubleSum>, three_phase<Int64Sum>},
+  };
 }
 
 uint64_t next(uint64_t &r)
@@ -101,8 +183,9 @@ uint64_t next(uint64_t &r)
 }
 
 // verify: int64 exactly, doubles within the stated bound of a long double scan.
-int verify(State &s, int reps, unsigned long long max_n, cudaStream_t stream)
+int verify(State &s, int reps, unsigned long long max_n, const char *only, cudaStream_t stream)
 {
+  const std::vector<Method> ms = methods();
   const unsigned long long sizes[] = {4096ull * 17 + 5, 4096ull * 300 + 1, (4096ull << 14) + 1};
   int failures = 0;
   for (unsigned long long n : sizes) {
@@ -123,20 +206,25 @@ int verify(State &s, int reps, unsigned long long max_n, cudaStream_t stream)
     CHECK(cudaMalloc(&ddo, n * 8));
     CHECK(cudaMemcpy(di, hi.data(), n * 8, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dd, hd.data(), n * 8, cudaMemcpyHostToDevice));
-    for (int m = 0; m < 2; m++)
+    for (const Method &m : ms)
       for (int ex = 0; ex <= 1; ex++) {
+        if (only && strcmp(only, m.name) != 0)
+          continue;
         int bad = 0;
         for (int rep = 0; rep < reps; rep++) {
+          // Every other run from the second element: x and y 8 bytes off a
+          // 16-byte boundary, the warp-staged kernels' scalar path.
+          const unsigned long long off = (rep + ex) & 1;
           CHECK(cudaMemsetAsync(dio, 0xff, n * 8, stream));
           CHECK(cudaMemsetAsync(ddo, 0xff, n * 8, stream));
-          scan<Int64Sum>(s, (Method)m, di, dio, n, ex, stream);
-          scan<DoubleSum>(s, (Method)m, dd, ddo, n, ex, stream);
+          m.i64(s, di + off, dio + off, n - off, ex, stream);
+          m.f64(s, dd + off, ddo + off, n - off, ex, stream);
           CHECK(cudaMemcpyAsync(ho.data(), dio, n * 8, cudaMemcpyDeviceToHost, stream));
           CHECK(cudaMemcpyAsync(hdo.data(), ddo, n * 8, cudaMemcpyDeviceToHost, stream));
           CHECK(cudaStreamSynchronize(stream));
           uint64_t acc = 0;
           long double ls = 0, lc = 0, labs = 0;
-          for (unsigned long long i = 0; i < n; i++) {
+          for (unsigned long long i = off; i < n; i++) {
             const uint64_t before = acc;
             acc += (uint64_t)hi[i];
             if ((uint64_t)ho[i] != (ex ? before : acc))
@@ -146,13 +234,14 @@ int verify(State &s, int reps, unsigned long long max_n, cudaStream_t stream)
             ls = sum;
             labs += fabsl(v);
             const long double want = ex ? dbefore : ls + lc;
-            const long double bound = 0x1p-53L * fabsl(want) + 2.0L * (i + 1) * 0x1p-106L * labs + 0x1p-62L * fabsl(want);
+            const long double bound =
+                0x1p-53L * fabsl(want) + 2.0L * (i + 1 - off) * 0x1p-106L * labs + 0x1p-62L * fabsl(want);
             if (!(fabsl((long double)hdo[i] - want) <= bound + 4.9e-324L))
               bad++;
           }
         }
-        printf("verify %-11s %s n = %llu (%llu tiles) x %d: %s\n", method_name((Method)m),
-               ex ? "exclusive" : "inclusive", n, (n + 4095) / 4096, reps, bad ? "FAILED" : "ok");
+        printf("verify %-11s %s n = %llu (%llu tiles) x %d: %s\n", m.name, ex ? "exclusive" : "inclusive", n,
+               (n + m.tile - 1) / m.tile, reps, bad ? "FAILED" : "ok");
         failures += bad != 0;
       }
     cudaFree(di);
@@ -162,6 +251,129 @@ int verify(State &s, int reps, unsigned long long max_n, cudaStream_t stream)
   }
   return failures;
 }
+
+// The cumulative trapezoid of the built-in circle on [0, 1] (n intervals)
+// at shape Shp, launched as gq_cuda_cumulative launches its NVRTC kernel.
+using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>; // the NVRTC kernel's Map<0>: CUDA's sqrt
+template <class Shp, int FOLD, int WARP_STORE> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
+{
+  GridItems<Circle> src{};
+  src.a = 0.0;
+  src.h = 1.0 / (double)n;
+  src.b = 1.0;
+  src.last = (double)n;
+  CumulativeSink sink{};
+  sink.out = out;
+  sink.hs = src.h * 4.0; // the circle's scale
+  sink.simpson = 0;
+  sink.n = n;
+  sink.every = 1;
+  sink.count = n + 1;
+  sink.fold_start = FOLD;
+  sink.warp_store = WARP_STORE;
+  auto p = problem<DoubleSum>(s, src, sink, n + 1, Shp::BLOCK * Shp::ITEMS);
+  p.carry_out = nullptr;
+  lookback_kernel<DoubleSum, GridItems<Circle>, CumulativeSink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
+      <<<(unsigned)p.tiles, Shp::BLOCK, 0, stream>>>(p);
+  s.counted += p.tiles;
+  CHECK(cudaGetLastError());
+}
+
+// The largest relative difference of b from a over n values (NaN counts as
+// the largest), as the bits of a non-negative double: they order as integers.
+__global__ void max_relative_difference(const double *a, const double *b, unsigned long long n,
+                                        unsigned long long *worst)
+{
+  double mine = 0.0;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    const double scale = fmax(fabs(a[i]), fabs(b[i]));
+    const double d = a[i] == b[i] ? 0.0 : fabs(a[i] - b[i]) / scale;
+    mine = d != d || d > mine ? d : mine;
+  }
+  atomicMax(worst, (unsigned long long)__double_as_longlong(fabs(mine)));
+}
+
+struct CumulativeShape {
+  const char *name;
+  void (*run)(State &, double *, unsigned long long, cudaStream_t);
+};
+
+std::vector<CumulativeShape> cumulative_shapes()
+{
+  return {
+      {"256x16 (the library's shape, compiled here)", cumulative<gq::Shape<256, 16, 0>, 0, 0>},
+      {"256x16, 4 blocks", cumulative<gq::Shape<256, 16, 4>, 0, 0>},
+      {"128x16, 8 blocks", cumulative<gq::Shape<128, 16, 8>, 0, 0>},
+      {"256x8, 6 blocks", cumulative<gq::Shape<256, 8, 6>, 0, 0>},
+      {"256x16, g_0/2 once per thread", cumulative<gq::Shape<256, 16, 0>, 1, 0>},
+      {"256x16, warp-staged 16-byte stores", cumulative<gq::Shape<256, 16, 0>, 0, 1>},
+      {"256x16, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 0>, 1, 1>},
+      {"256x16, 4 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 4>, 1, 1>},
+      {"128x16, 8 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<128, 16, 8>, 1, 1>},
+  };
+}
+
+// Shape k's cumulative trapezoid of n intervals into mine, every value
+// compared with the library's (lib) on the device; prints and returns ok.
+bool check_cumulative(State &s, const CumulativeShape &k, const double *lib, double *mine, unsigned long long n,
+                      unsigned long long *d_worst, cudaStream_t stream)
+{
+  CHECK(cudaMemsetAsync(mine, 0xff, (n + 1) * 8, stream));
+  CHECK(cudaMemsetAsync(d_worst, 0, 8, stream));
+  k.run(s, mine, n, stream);
+  max_relative_difference<<<4 * 132, 256, 0, stream>>>(lib, mine, n + 1, d_worst);
+  CHECK(cudaGetLastError());
+  unsigned long long bits = 0;
+  CHECK(cudaMemcpyAsync(&bits, d_worst, 8, cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  double worst;
+  memcpy(&worst, &bits, 8);
+  const bool ok = worst <= 1e-13; // the pairs combine in other orders: the last bits may differ
+  printf("cumulative %s, n = %llu, against the library: largest relative difference %.3g: %s\n", k.name, n, worst,
+         ok ? "ok" : "FAILED");
+  return ok;
+}
+
+// The library's cumulative trapezoid of circle on [0, 1] into out; false
+// (and a message) on an error.
+bool library_cumulative(gq_context *ctx, unsigned long long n, double *out, double *ms)
+{
+  if (gq_cumulative_integral(ctx, gq_integrand_builtin("circle"), 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, ms) !=
+      GQ_SUCCESS) {
+    fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
+    return false;
+  }
+  return true;
+}
+
+// verify, the cumulative shapes: n intervals, every value against the library.
+int verify_cumulative(State &s, unsigned long long n, cudaStream_t stream)
+{
+  gq_context *ctx = gq_context_create(0);
+  if (!ctx) {
+    fprintf(stderr, "bench_scan: %s\n", gq_last_error());
+    return 1;
+  }
+  gq_context_set_stream(ctx, stream);
+  double *lib, *mine, ms;
+  unsigned long long *d_worst;
+  CHECK(cudaMalloc(&lib, (n + 1) * 8));
+  CHECK(cudaMalloc(&mine, (n + 1) * 8));
+  CHECK(cudaMalloc(&d_worst, 8));
+  int failures = !library_cumulative(ctx, n, lib, &ms);
+  if (!failures)
+    for (const CumulativeShape &k : cumulative_shapes())
+      failures += !check_cumulative(s, k, lib, mine, n, d_worst, stream);
+  cudaFree(lib);
+  cudaFree(mine);
+  cudaFree(d_worst);
+  gq_context_free(ctx);
+  return failures;
+}
+
+// The tile states' capacity: 10^9 cumulative points at the smallest tile.
+constexpr unsigned long long STATE_TILES = 1000000000ull / SMALLEST_TILE + 2;
 
 int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_t e1)
 {
@@ -184,37 +396,41 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, x, yc, (int)max_n, stream));
   void *temp;
   CHECK(cudaMalloc(&temp, temp_bytes));
+  const std::vector<Method> ms = methods();
   struct Row {
     int log2n;
-    Stat copy, cub, lookback, three;
+    Stat copy, cub;
+    std::vector<Stat> method;
   };
   std::vector<Row> rows;
   int failures = 0;
   for (int lg : {20, 24, 28}) {
     const unsigned long long n = 1ull << lg;
-    // Verified first: both methods against CUB's plain sums (uniform data in
+    // Verified first: every method against CUB's plain sums (uniform data in
     // (0, 1): CUB's error is a few ulp of the prefix, ours below one).
     CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, yc, (int)n, stream));
     std::vector<double> hc(n), h(n);
     CHECK(cudaMemcpyAsync(hc.data(), yc, n * 8, cudaMemcpyDeviceToHost, stream));
-    for (int m = 0; m < 2; m++) {
-      scan<DoubleSum>(s, (Method)m, x, y, n, 0, stream);
+    for (const Method &m : ms) {
+      CHECK(cudaMemsetAsync(y, 0xff, n * 8, stream)); // a variant that writes nothing fails
+      m.f64(s, x, y, n, 0, stream);
       CHECK(cudaMemcpyAsync(h.data(), y, n * 8, cudaMemcpyDeviceToHost, stream));
       CHECK(cudaStreamSynchronize(stream));
       double worst = 0;
-      for (unsigned long long i = 0; i < n; i++)
-        worst = std::max(worst, std::fabs(h[i] - hc[i]) / std::fabs(hc[i]));
+      for (unsigned long long i = 0; i < n; i++) {
+        const double d = std::fabs(h[i] - hc[i]) / std::fabs(hc[i]);
+        worst = d > worst || d != d ? d : worst; // NaN (an unwritten 0xff..) is kept
+      }
       const bool ok = worst < 1e-12;
-      printf("2^%d %s against CUB: largest relative difference %.3g: %s\n", lg, method_name((Method)m), worst,
-             ok ? "ok" : "FAILED");
+      printf("2^%d %s against CUB: largest relative difference %.3g: %s\n", lg, m.name, worst, ok ? "ok" : "FAILED");
       failures += !ok;
     }
     Row r;
     r.log2n = lg;
     r.copy = event_time(stream, e0, e1, 3, reps, [&] { CHECK(cudaMemcpyAsync(y, x, n * 8, cudaMemcpyDeviceToDevice, stream)); });
     r.cub = event_time(stream, e0, e1, 3, reps, [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, yc, (int)n, stream)); });
-    r.lookback = event_time(stream, e0, e1, 3, reps, [&] { scan<DoubleSum>(s, LOOKBACK, x, y, n, 0, stream); });
-    r.three = event_time(stream, e0, e1, 3, reps, [&] { scan<DoubleSum>(s, THREE_PHASE, x, y, n, 0, stream); });
+    for (const Method &m : ms)
+      r.method.push_back(event_time(stream, e0, e1, 3, reps, [&] { m.f64(s, x, y, n, 0, stream); }));
     rows.push_back(r);
   }
   cudaFree(x);
@@ -228,30 +444,49 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   double *out;
   CHECK(cudaMalloc(&out, (n + 1) * 8));
   std::vector<double> cum;
-  const gq_integrand *f = gq_integrand_builtin("circle");
   for (int r = -2; r < reps; r++) {
     double ms = 0;
-    if (gq_cumulative_integral(ctx, f, 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, &ms) != GQ_SUCCESS) {
-      fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
+    if (!library_cumulative(ctx, n, out, &ms))
       return 1;
-    }
     if (r >= 0)
       cum.push_back(ms * 1e3);
   }
   double last = 0;
   CHECK(cudaMemcpy(&last, out + n, 8, cudaMemcpyDeviceToHost));
-  cudaFree(out);
   const Stat c = stat_of(cum);
   gq_context_free(ctx);
+  // The same integral through the bench's instantiations (CUDA's sqrt, as
+  // the NVRTC module's Map<0>), every value checked against the library's first.
+  std::vector<Stat> cum_shapes;
+  double *mine;
+  unsigned long long *d_worst;
+  CHECK(cudaMalloc(&mine, (n + 1) * 8));
+  CHECK(cudaMalloc(&d_worst, 8));
+  for (const CumulativeShape &k : cumulative_shapes()) {
+    failures += !check_cumulative(s, k, out, mine, n, d_worst, stream);
+    cum_shapes.push_back(event_time(stream, e0, e1, 2, reps, [&] { k.run(s, mine, n, stream); }));
+  }
+  cudaFree(mine);
+  cudaFree(d_worst);
+  cudaFree(out);
 
-  printf("\n| doubles | copy us | CUB us | lookback us | three-phase us | lookback / copy bandwidth | CUB / lookback |\n");
-  printf("|---|---|---|---|---|---|---|\n");
-  for (const Row &r : rows)
-    printf("| 2^%d | %.1f | %.1f | %.1f | %.1f | %.3f | %.2f |\n", r.log2n, r.copy.median, r.cub.median,
-           r.lookback.median, r.three.median, r.copy.median / r.lookback.median, r.cub.median / r.lookback.median);
-  printf("cumulative trapezoid of circle, 10^9 points into device memory: %.3f ms median (p10 %.3f, p90 %.3f); "
-         "F(1) = %.17g\n",
+  printf("\n| method | 2^20 us | 2^24 us | 2^28 us | 2^28 copy bandwidth fraction | 2^28 CUB / method |\n");
+  printf("|---|---|---|---|---|---|\n");
+  const Row &big = rows.back();
+  printf("| copy | %.1f | %.1f | %.1f | 1.000 | |\n", rows[0].copy.median, rows[1].copy.median, big.copy.median);
+  printf("| CUB InclusiveSum | %.1f | %.1f | %.1f | %.3f | 1.00 |\n", rows[0].cub.median, rows[1].cub.median,
+         big.cub.median, big.copy.median / big.cub.median);
+  for (size_t m = 0; m < ms.size(); m++)
+    printf("| %s | %.1f | %.1f | %.1f | %.3f | %.2f |\n", ms[m].name, rows[0].method[m].median,
+           rows[1].method[m].median, big.method[m].median, big.copy.median / big.method[m].median,
+           big.cub.median / big.method[m].median);
+  printf("cumulative trapezoid of circle, 10^9 points into device memory, library (NVRTC): %.3f ms median "
+         "(p10 %.3f, p90 %.3f); F(1) = %.17g\n",
          c.median * 1e-3, c.p10 * 1e-3, c.p90 * 1e-3, last);
+  const std::vector<CumulativeShape> shapes = cumulative_shapes();
+  for (size_t k = 0; k < shapes.size(); k++)
+    printf("cumulative trapezoid of circle, 10^9 points, %s: %.3f ms median (p10 %.3f, p90 %.3f)\n", shapes[k].name,
+           cum_shapes[k].median * 1e-3, cum_shapes[k].p10 * 1e-3, cum_shapes[k].p90 * 1e-3);
   return failures;
 }
 
@@ -264,11 +499,22 @@ int main(int argc, char **argv)
   cudaStream_t stream;
   cudaEvent_t e0, e1;
   const cudaDeviceProp prop = bench_device(&stream, &e0, &e1);
-  printf("bench_scan %s on %s (%d SMs), tile %d x %d\n", mode, prop.name, prop.multiProcessorCount,
-         ScanShape<DoubleSum>::type::BLOCK, ScanShape<DoubleSum>::type::ITEMS);
+  printf("bench_scan %s on %s (%d SMs), library tile %d x %d, %d blocks, %s staging\n", mode, prop.name,
+         prop.multiProcessorCount, ScanShape<DoubleSum>::type::BLOCK, ScanShape<DoubleSum>::type::ITEMS,
+         ScanShape<DoubleSum>::type::MIN_BLOCKS, SCAN_WARP_STAGING ? "warp" : "block");
   State s;
-  s.init((1ull << 28) / 4096 + 1);
+  s.init(STATE_TILES);
   const unsigned long long max_n = argc > 3 ? strtoull(argv[3], nullptr, 10) : ~0ull;
-  const int failures = strcmp(mode, "verify") == 0 ? verify(s, reps, max_n, stream) : time_all(s, reps, stream, e0, e1);
+  const char *only = argc > 4 && strcmp(argv[4], "all") != 0 ? argv[4] : nullptr;
+  // verify: the array scans, then (unless one variant is named) the
+  // cumulative shapes at 4096 x 300 intervals, when MAX_N allows.
+  int failures;
+  if (strcmp(mode, "verify") == 0) {
+    failures = verify(s, reps, max_n, only, stream);
+    if (!only && 4096ull * 300 <= max_n)
+      failures += verify_cumulative(s, 4096ull * 300, stream);
+  } else {
+    failures = time_all(s, reps, stream, e0, e1);
+  }
   return failures ? 1 : 0;
 }

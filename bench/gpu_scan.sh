@@ -5,11 +5,13 @@
 # compile of the cumulative kernel, the CLI and hostile cases, and
 # bench_scan verify: many runs at sizes where tiles wait on each other, int64
 # compared exactly), compute-sanitizer memcheck, racecheck and synccheck on
-# small sizes (the library through t_scan's sizes up to 2^20, the look-back
-# directly through bench_scan verify), then the timings (bench_scan time:
-# copy, CUB, look-back, three phases at 2^20, 2^24, 2^28 doubles, medians
-# of 11 after warm-ups; the cumulative integral of 10^9 points).  Logs go to
-# $OUT (default ./gpu-out-scan); the table is printed last.
+# small sizes (the library through t_scan's sizes up to 2^20, every look-back
+# variant directly through bench_scan verify), then the timings (bench_scan
+# time: copy, CUB, every look-back variant and three phases at 2^20, 2^24,
+# 2^28 doubles, medians of 11 after warm-ups, each verified against CUB first;
+# the cumulative integral of 10^9 points through the library and through the
+# bench's shapes, each compared value by value with the library's).  Logs go
+# to $OUT (default ./gpu-out-scan); the tables are printed last.
 set -u
 B=${1:?usage: sh bench/gpu_scan.sh BUILD_DIR}
 cd "$B" || exit 2
@@ -35,13 +37,18 @@ say "gpuquad scan --gen=normal --n=2^27 --check (every sum against a long double
 ./gpuquad --f=circle --n=1e8 --cumulative --device=cuda >"$OUT/cli-cumulative.txt" 2>&1
 say "gpuquad --f=circle --n=1e8 --cumulative (F(b) against the plain rule and GSL): exit $?"
 
-# 18 and 301 tiles 50 times each, then 2^14 + 1 tiles twice (its host check is the slow part)
-{ bench/bench_scan verify 50 2000000 && bench/bench_scan verify 2; } >"$OUT/verify.txt" 2>&1
+# every variant (bench_scan.cu's list: the baseline, the launch shapes and the
+# warp-staged kernels) and every cumulative shape (against the library's
+# values): 17 to 600 tiles 20 times each, then 2^14 + 1 tiles of
+# 4096 (2^15 + 1 of 2048) once (its host check is the slow part)
+{ bench/bench_scan verify 20 2000000 && bench/bench_scan verify 1; } >"$OUT/verify.txt" 2>&1
 say "bench_scan verify: exit $? ($(grep -c ': ok$' "$OUT/verify.txt") ok, $(grep -c FAILED "$OUT/verify.txt") failed)"
 
 for tool in memcheck racecheck synccheck; do
   log="$OUT/sanitize-$tool.log"
-  compute-sanitizer --tool "$tool" --error-exitcode 9 bench/bench_scan verify 3 2000000 >"$log" 2>&1
+  # every look-back variant and three phases, once each at 17 to 600 tiles,
+  # and every cumulative shape
+  compute-sanitizer --tool "$tool" --error-exitcode 9 bench/bench_scan verify 1 2000000 all >"$log" 2>&1
   a=$?
   # the library's path (tile states, carries, the NVRTC cumulative kernel) on
   # t_scan's sizes; its 10^7 + 3 cases are the slowest part under a tool
@@ -51,6 +58,6 @@ done
 
 bench/bench_scan time 11 >"$OUT/bench.txt" 2>&1
 say "bench_scan time: exit $?"
-grep -E 'against CUB' "$OUT/bench.txt" | tee -a "$summary"
+grep -E 'against (CUB|the library)|^bench_scan' "$OUT/bench.txt" | tee -a "$summary"
 echo
-grep -E '^\||^cumulative' "$OUT/bench.txt" | tee -a "$summary"
+grep -E '^\||^cumulative trapezoid' "$OUT/bench.txt" | tee -a "$summary"

@@ -82,12 +82,27 @@ struct CumulativeSink {
   unsigned long long n;      // the last index
   unsigned long long every;  // K
   unsigned long long count;  // values written
+  // Trapezoid: 1 adds -g_0/2 to the thread's running pair once (thread_start)
+  // instead of once per value, a TwoSum less per point of the FP64 work that
+  // bounds this kernel; the pair holds the same exact value either way and
+  // only its compensation rounds, so the bound is the same (one more term).
+  int fold_start;
+  // Every value (every = 1): 1 stages the results per warp and stores 16
+  // bytes at a time (WarpArraySink: no block barrier), 0 through the block.
+  int warp_store;
 
+  template <class Acc> __device__ __forceinline__ Acc thread_start(Acc running, double g0) const
+  {
+    if (!simpson && fold_start)
+      gq_csum_add(&running, -0.5 * g0);
+    return running;
+  }
   template <class Acc>
   __device__ __forceinline__ double value(const Acc &, Acc s, double g, double g0) const
   {
     if (!simpson) {
-      gq_csum_add(&s, -0.5 * g0);
+      if (!fold_start)
+        gq_csum_add(&s, -0.5 * g0);
       gq_csum_add(&s, -0.5 * g);
     }
     const double p = s.s * hs;
@@ -101,7 +116,10 @@ struct CumulativeSink {
     if (mine == 0)
       values[0] = 0.0; // F_0 exactly, whatever g_0 is
     if (every == 1) { // every value: staged, coalesced as an array's
-      ArraySink<DoubleSum>{out, 0}.template store<BLOCK, ITEMS>(values, stage, first, valid);
+      if (warp_store)
+        WarpArraySink<DoubleSum, 2>{{out, 0}}.template store<BLOCK, ITEMS>(values, stage, first, valid);
+      else
+        ArraySink<DoubleSum>{out, 0}.template store<BLOCK, ITEMS>(values, stage, first, valid);
       return;
     }
 #pragma unroll

@@ -38,8 +38,8 @@ void kernel_names(std::string want[KERNELS])
     char buf[256];
     snprintf(buf, sizeof buf,
              "&gq::scan::lookback_kernel<gq::scan::DoubleSum, gq::scan::%s<gq_jit::Map<0> >, "
-             "gq::scan::CumulativeSink, %d, %d>",
-             items[k], Shape::BLOCK, Shape::ITEMS);
+             "gq::scan::CumulativeSink, %d, %d, %d>",
+             items[k], Shape::BLOCK, Shape::ITEMS, Shape::MIN_BLOCKS);
     want[k] = buf;
   }
 }
@@ -88,6 +88,8 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
     p.sink.hs /= 12.0;
   p.sink.n = c->n;
   p.sink.every = c->every;
+  p.sink.fold_start = CUMULATIVE_FOLD_START;
+  p.sink.warp_store = CUMULATIVE_WARP_STORE;
   p.sink.count = gq_cumulative_count(c->n, c->every);
   p.n = points;
   p.tiles = tiles;

@@ -95,9 +95,13 @@ __device__ __forceinline__ void finish_tile(const ScanProblem<Op, Source, Sink> 
   p.sink.template store<BLOCK, ITEMS>(values, reinterpret_cast<Out *>(s.stage), t.first, t.valid);
 }
 
-// One pass.  One tile per block: grid = p.tiles.
-template <class Op, class Source, class Sink, int BLOCK, int ITEMS>
-__global__ void __launch_bounds__(BLOCK) lookback_kernel(const ScanProblem<Op, Source, Sink> p)
+// One pass.  One tile per block: grid = p.tiles.  MIN_BLOCKS (the policy's)
+// caps the registers so that that many blocks fit on a multiprocessor: the
+// look-back and the scans leave a block's loads idle, so the loads in flight
+// come from the other resident blocks.  0 states no minimum (PTX gets no
+// .minnctapersm: the compiler's own register choice).
+template <class Op, class Source, class Sink, int BLOCK, int ITEMS, int MIN_BLOCKS = 0>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) lookback_kernel(const ScanProblem<Op, Source, Sink> p)
 {
   using Acc = typename Op::Acc;
   __shared__ TileStorage<Op, typename Source::Item, BLOCK, ITEMS> s;

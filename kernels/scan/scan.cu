@@ -93,7 +93,7 @@ int launch_scan(gq_cuda_state *st, gq_scan_method method, Source src, Sink sink,
     return status;
   if (method == GQ_SCAN_LOOKBACK) {
     const auto p = problem<Op>(st, src, sink, n, tiles);
-    lookback_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<(unsigned)tiles, Shape::BLOCK, 0, st->stream>>>(p);
+    lookback_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS, Shape::MIN_BLOCKS><<<(unsigned)tiles, Shape::BLOCK, 0, st->stream>>>(p);
     GQ_CUDA_LAUNCH_CHECK();
     st->scan->counted += tiles;
     return GQ_SUCCESS;
@@ -170,9 +170,16 @@ int scan_as(gq_cuda_state *st, const gq_scan_call *c, gq_scan_carry *carry)
   else
     in = (Acc)carry->isum;
   GQ_CUDA_TRY(cudaMemcpyAsync(st->scan->d_carry, &in, sizeof in, cudaMemcpyHostToDevice, st->stream));
-  ArraySource<typename Op::In> src{static_cast<const typename Op::In *>(c->x)};
-  ArraySink<Op> sink{static_cast<typename Op::Out *>(c->y), c->exclusive};
-  const int status = launch_scan<Op>(st, c->method, src, sink, c->n);
+  int status;
+  if constexpr (SCAN_WARP_STAGING && sizeof(typename Op::In) == 8) {
+    WarpArraySource<typename Op::In, 2> src{static_cast<const typename Op::In *>(c->x)};
+    WarpArraySink<Op, 2> sink{{static_cast<typename Op::Out *>(c->y), c->exclusive}};
+    status = launch_scan<Op>(st, c->method, src, sink, c->n);
+  } else {
+    ArraySource<typename Op::In> src{static_cast<const typename Op::In *>(c->x)};
+    ArraySink<Op> sink{static_cast<typename Op::Out *>(c->y), c->exclusive};
+    status = launch_scan<Op>(st, c->method, src, sink, c->n);
+  }
   if (status != GQ_SUCCESS)
     return status;
   Acc out;

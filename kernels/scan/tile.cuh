@@ -22,6 +22,40 @@ template <class T, int BLOCK, int ITEMS> struct Staging {
   static constexpr int ITEMS_PER_TILE = BLOCK * ITEMS;
   static constexpr int SIZE = ITEMS_PER_TILE + ITEMS_PER_TILE / ITEMS;
   static __device__ __forceinline__ int pad(int i) { return i + i / ITEMS; }
+  // Striped: lane `lane` of a group of STRIDE threads moves items from + k
+  // STRIDE + lane (coalesced), the identity in place of items past valid.
+  template <int STRIDE>
+  static __device__ __forceinline__ void stage_striped(T *stage, const T *tile, int from, int lane, int valid)
+  {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const int i = from + k * STRIDE + lane;
+      stage[pad(i)] = i < valid ? tile[i] : T(0);
+    }
+  }
+  template <int STRIDE>
+  static __device__ __forceinline__ void unstage_striped(const T *stage, T *tile, int from, int lane, int valid)
+  {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const int i = from + k * STRIDE + lane;
+      if (i < valid)
+        tile[i] = stage[pad(i)];
+    }
+  }
+  // Blocked: thread t's items t ITEMS .. t ITEMS + ITEMS - 1.
+  static __device__ __forceinline__ void read_blocked(T (&items)[ITEMS], const T *stage)
+  {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      items[k] = stage[pad((int)threadIdx.x * ITEMS + k)];
+  }
+  static __device__ __forceinline__ void write_blocked(const T (&values)[ITEMS], T *stage)
+  {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      stage[pad((int)threadIdx.x * ITEMS + k)] = values[k];
+  }
 };
 
 template <class T> struct ArraySource {
@@ -32,16 +66,9 @@ template <class T> struct ArraySource {
   __device__ __forceinline__ void load(T (&items)[ITEMS], T *stage, unsigned long long first, int valid) const
   {
     using S = Staging<T, BLOCK, ITEMS>;
-    const T *base = x + first;
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      const int i = k * BLOCK + (int)threadIdx.x;
-      stage[S::pad(i)] = i < valid ? base[i] : T(0);
-    }
+    S::template stage_striped<BLOCK>(stage, x + first, 0, (int)threadIdx.x, valid);
     __syncthreads();
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      items[k] = stage[S::pad((int)threadIdx.x * ITEMS + k)];
+    S::read_blocked(items, stage);
     __syncthreads(); // the stage is written again by the store
   }
   // The first item, which the cumulative sink needs and ArraySink does not:
@@ -52,6 +79,12 @@ template <class T> struct ArraySource {
 template <class Op> struct ArraySink {
   typename Op::Out *y;
   int exclusive;
+  // What the thread's results start from: its exclusive prefix as it is.
+  template <class Item>
+  __device__ __forceinline__ typename Op::Acc thread_start(typename Op::Acc running, Item) const
+  {
+    return running;
+  }
   template <class Item>
   __device__ __forceinline__ typename Op::Out value(const typename Op::Acc &before, const typename Op::Acc &after,
                                                     Item, Item) const
@@ -64,16 +97,89 @@ template <class Op> struct ArraySink {
                                         unsigned long long first, int valid) const
   {
     using S = Staging<typename Op::Out, BLOCK, ITEMS>;
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      stage[S::pad((int)threadIdx.x * ITEMS + k)] = values[k];
+    S::write_blocked(values, stage);
     __syncthreads();
-    typename Op::Out *base = y + first;
+    S::template unstage_striped<BLOCK>(stage, y + first, 0, (int)threadIdx.x, valid);
+  }
+};
+
+// The same tile through warp-private staging (CUB's BLOCK_LOAD_WARP_TRANSPOSE):
+// warp w owns the tile's items w 32 ITEMS .. (w + 1) 32 ITEMS - 1, which are
+// exactly the blocked items of its own threads, so the transposes need
+// __syncwarp only and no block barrier: a warp that has its items starts its
+// scan while others still load.  The staging layout (and so its padding) is
+// ArraySource's: pad(i) of a warp-local index stays inside the warp's run.
+// VEC = 2 moves 16 bytes per access where x (or y) is 16-byte aligned (a tile
+// starts at an even item), halving the load and store instructions; an
+// unaligned pointer takes the 8-byte path, chosen per call.
+// Two 8-byte items as one 16-byte access (the bits moved as they are).
+template <class T> struct alignas(16) Pair {
+  T lo, hi;
+};
+
+template <class T, int VEC> struct WarpArraySource {
+  static_assert(VEC == 1 || (VEC == 2 && sizeof(T) == 8), "16-byte vectors of 8-byte items");
+  using Item = T;
+  const T *x;
+  template <int BLOCK, int ITEMS>
+  __device__ __forceinline__ void load(T (&items)[ITEMS], T *stage, unsigned long long first, int valid) const
+  {
+    using S = Staging<T, BLOCK, ITEMS>;
+    static_assert(ITEMS % VEC == 0, "whole vectors per thread");
+    const int lane = threadIdx.x & 31;
+    const int run = ((int)threadIdx.x >> 5) * 32 * ITEMS; // the warp's first item in the tile
+    const T *base = x + first + run;
+    const int left = valid - run;                         // items of the warp's run that exist
+    if (VEC == 2 && (reinterpret_cast<unsigned long long>(x) & 15) == 0) {
+      const Pair<T> *base2 = reinterpret_cast<const Pair<T> *>(base);
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      const int i = k * BLOCK + (int)threadIdx.x;
-      if (i < valid)
-        base[i] = stage[S::pad(i)];
+      for (int k = 0; k < ITEMS / 2; k++) {
+        const int i = 2 * (k * 32 + lane); // even: both halves in one padded run of ITEMS
+        Pair<T> v{T(0), T(0)};
+        if (i + 1 < left)
+          v = base2[k * 32 + lane];
+        else if (i < left)
+          v.lo = base[i];
+        stage[S::pad(run + i)] = v.lo;
+        stage[S::pad(run + i + 1)] = v.hi;
+      }
+    } else {
+      S::template stage_striped<32>(stage, x + first, run, lane, valid);
+    }
+    __syncwarp();
+    S::read_blocked(items, stage);
+    __syncwarp(); // the run is written again by the store
+  }
+  __device__ __forceinline__ T at_start() const { return T(0); }
+};
+
+template <class Op, int VEC> struct WarpArraySink : ArraySink<Op> {
+  template <int BLOCK, int ITEMS>
+  __device__ __forceinline__ void store(const typename Op::Out (&values)[ITEMS], typename Op::Out *stage,
+                                        unsigned long long first, int valid) const
+  {
+    using Out = typename Op::Out;
+    using S = Staging<Out, BLOCK, ITEMS>;
+    static_assert(VEC == 1 || (VEC == 2 && sizeof(Out) == 8), "16-byte vectors of 8-byte results");
+    const int lane = threadIdx.x & 31;
+    const int run = ((int)threadIdx.x >> 5) * 32 * ITEMS;
+    S::write_blocked(values, stage);
+    __syncwarp();
+    Out *base = this->y + first + run;
+    const int left = valid - run;
+    if (VEC == 2 && (reinterpret_cast<unsigned long long>(this->y) & 15) == 0) {
+      Pair<Out> *base2 = reinterpret_cast<Pair<Out> *>(base);
+#pragma unroll
+      for (int k = 0; k < ITEMS / 2; k++) {
+        const int i = 2 * (k * 32 + lane);
+        const Pair<Out> v{stage[S::pad(run + i)], stage[S::pad(run + i + 1)]};
+        if (i + 1 < left)
+          base2[k * 32 + lane] = v;
+        else if (i < left)
+          base[i] = v.lo;
+      }
+    } else {
+      S::template unstage_striped<32>(stage, this->y + first, run, lane, valid);
     }
   }
 };
@@ -90,11 +196,13 @@ template <class Op, class Item, int ITEMS> __device__ __forceinline__ typename O
 
 // The thread's results from its exclusive prefix: the running value before
 // and after each item, handed to the sink (which keeps one of them, or
-// transforms both).
+// transforms both), from what the sink makes of the prefix once per thread
+// (thread_start: a term every result subtracts, added once instead).
 template <class Op, class Sink, class Item, int ITEMS>
 __device__ __forceinline__ void thread_results(const Sink &sink, typename Op::Acc running, const Item (&items)[ITEMS],
                                                Item start, typename Op::Out (&values)[ITEMS])
 {
+  running = sink.thread_start(running, start);
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     const typename Op::Acc before = running;
