@@ -58,9 +58,8 @@ struct Variant {
   int min_blocks;
 };
 // Row 0 is the baseline every method, sum and dims runs; the others are
-// compiled for SHARED counts only (1-D and 2-D).  Which row wins is for the
-// H200 to say (bench_hist prints every row against CUB); until measured the
-// library runs row 0 (SHARED_VARIANT) and the cluster for wide bins.
+// compiled for SHARED counts only (1-D and 2-D).  bench_hist prints every row
+// against CUB; the library runs the winners (SHARED_VARIANT, WIDE_VARIANT).
 constexpr Variant VARIANTS[] = {
     {"256x4", 256, 4, false, false, 0, 1},
     {"256x8", 256, 8, false, false, 0, 1},
@@ -78,11 +77,15 @@ constexpr Variant VARIANTS[] = {
 constexpr int NVARIANTS_ = (int)(sizeof VARIANTS / sizeof VARIANTS[0]);
 static_assert(NVARIANTS_ == NVARIANTS, "hist.cuh's NVARIANTS counts VARIANTS");
 
-// The library's policy: the VARIANTS row SHARED counts run with (0: the
-// baseline), and the packed row that takes bins beyond a block's 32-bit
-// bins instead of the cluster (0: none, the cluster as before).
-constexpr int SHARED_VARIANT = 0;
-constexpr int WIDE_VARIANT = 0;
+// The library's policy: the VARIANTS row SHARED counts run with, and the
+// packed row that takes bins beyond a block's 32-bit bins instead of the
+// cluster.  H200, 2^28 doubles, 05:30Z (BENCHMARKS.md): "256x8 pipelined
+// fastkey" 1.01-1.10x CUB at 16 and 256 bins on every distribution (row 0:
+// 0.78-0.86x); "1024x8 packed16 pipelined fastkey" at 65536 bins 17.6x CUB
+// uniform, 2.8x hot, 5.6x few per warp, 1.2x all equal (the cluster: 3.7x,
+// 2.1x, 2.5x, 0.99x).
+constexpr int SHARED_VARIANT = 6;
+constexpr int WIDE_VARIANT = 10;
 static_assert(VARIANTS[SHARED_VARIANT].packed == 0, "SHARED_VARIANT: 32-bit bins");
 static_assert(WIDE_VARIANT == 0 || VARIANTS[WIDE_VARIANT].packed != 0, "WIDE_VARIANT: a packed row");
 
