@@ -225,6 +225,16 @@ int main(int argc, char **argv)
     tap_ok(gq_integrate_box(ctx, f4, spec, &b3, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL &&
                strstr(gq_last_error(), "x4"),
            "x4 in a 3-D box: %s", gq_last_error());
+    gq_box ok2 = make_box(2, 4);
+    tap_ok(gq_integrate_box(NULL, f2, spec, &ok2, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL &&
+               gq_integrate_box(ctx, NULL, spec, &ok2, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL &&
+               gq_integrate_box(ctx, f2, spec, NULL, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL &&
+               gq_integrate_box(ctx, f2, spec, &ok2, GQ_PRECISION_DOUBLE, NULL) == GQ_EINVAL &&
+               gq_integrate_box(ctx, f2, spec, &ok2, (gq_precision)7, &r) == GQ_EINVAL,
+           "NULL arguments and an unknown precision: GQ_EINVAL");
+    const gq_rule_spec bad_rule = {(gq_rule)9, 0};
+    tap_ok(gq_integrate_box(ctx, f2, bad_rule, &ok2, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL && isnan(r.result),
+           "an unknown rule: %s", gq_last_error());
     gq_box b0 = make_box(2, 4);
     b0.dims = 0;
     tap_ok(gq_integrate_box(ctx, f2, spec, &b0, GQ_PRECISION_DOUBLE, &r) == GQ_EINVAL, "0 dimensions: %s",
