@@ -81,4 +81,24 @@ csv_error="--csv=/nonexistent/x.csv: cannot write"
 [ "$reason" = "no CUDA device" ] || csv_error=$reason
 CUDA_VISIBLE_DEVICES= expect_usage "--csv that cannot be written" "$csv_error" \
   --csv=/nonexistent/x.csv
+# gpuquad bench --hist: the histogram methods; --device=cpu runs the same
+# checks on the CPU backend (one method, every row).
+run "$GPUQUAD" bench --hist --help
+check "bench --hist --help exits 0 and names its options" sh -c '[ "$1" -eq 0 ] &&
+  for o in --bins= --data= --method= --n= --reps= --device= --help uniform hot few equal; do
+    printf "%s\n" "$2" | grep -q -- "$o" || exit 1; done' _ "$rc" "$out"
+run "$GPUQUAD" bench --hist --device=cpu --n=10007 --reps=1 --bins=16,64
+check "bench --hist on the CPU: 4 kinds x 2 bin counts x 6 methods, all verified" sh -c '[ "$1" -eq 0 ] &&
+  [ "$(printf "%s\n" "$2" | grep -c "verified yes")" -eq 48 ] && ! printf "%s\n" "$2" | grep -q FAILED &&
+  printf "%s\n" "$2" | head -1 | grep -q "^gpuquad bench --hist: CPU"' _ "$rc" "$out"
+run "$GPUQUAD" bench --hist --device=cpu --n=1000 --reps=0 --bins=8 --data=hot,equal --method=shared
+check "bench --hist --reps=0 verifies only: 2 rows, no times" sh -c '[ "$1" -eq 0 ] &&
+  [ "$(printf "%s\n" "$2" | grep -c "verified yes")" -eq 2 ] && ! printf "%s\n" "$2" | grep -q " us "' _ "$rc" "$out"
+expect_usage "bench --hist --bins=0" "^gpuquad bench: --bins: '0' must be positive" --hist --bins=0
+expect_usage "bench --hist --data=foo" "^gpuquad bench: --data: 'foo'" --hist --data=foo
+expect_usage "bench --hist --method=bogus" "^gpuquad bench: --method: 'bogus'" --hist --method=bogus
+expect_usage "bench --hist --n=2^29" "^gpuquad bench: --n=2^29: is too large" --hist --n=2^29
+expect_usage "bench --hist --bins=16,,2" "^gpuquad bench: --bins=16,,2: expected a comma-separated list" --hist --bins=16,,2
+expect_usage "bench --hist --device=auto" "^gpuquad bench: --device=auto: expected cuda, cuda:N or cpu" --hist --device=auto
+CUDA_VISIBLE_DEVICES= expect_usage "bench --hist without a GPU" "^gpuquad bench: no CUDA device" --hist --n=1024
 finish

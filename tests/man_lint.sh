@@ -114,8 +114,9 @@ for cmd in $commands; do
   done
 done
 # Options the page names must exist: each \-\-word in the page is one that
-# some command's --help lists (or --help/--version themselves).
-known=$(for cmd in "" $commands; do "$GPUQUAD" $cmd --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u)
+# some command's --help (or bench --hist's) lists, or --help/--version themselves.
+known=$( (for cmd in "" $commands; do "$GPUQUAD" $cmd --help; done; "$GPUQUAD" bench --hist --help) |
+  grep -o -- '--[a-z][a-z-]*' | sort -u)
 documented=$(grep -oE -- '\\-\\-[a-z]([a-z0-9]|\\-[a-z])*' "$page" | sed 's/\\-/-/g' | sort -u)
 printf '%s\n' "$known" >"$tap_tmp/known"
 unknown=$(printf '%s\n' "$documented" | grep -vxF -f "$tap_tmp/known" | tr '\n' ' ')

@@ -129,6 +129,9 @@ void usage_mc(FILE *out);
 /* ---- gpuquad bench (cmd_bench.c) ------------------------------------------ */
 int cmd_bench(int argc, char **argv, int first);
 void usage_bench(FILE *out);
+/* gpuquad bench --hist (bench_hist.c): the histogram methods side by side */
+int cmd_bench_hist(int argc, char **argv, int first);
+void usage_bench_hist(FILE *out);
 /* data reductions (cmd_dot.c, cmd_rms.c, cmd_stats.c, vectors.c) */
 int cmd_dot(int argc, char **argv, int first, double t_start_ms);
 int cmd_rms(int argc, char **argv, int first, double t_start_ms);

@@ -37,6 +37,7 @@ void usage_bench(FILE *out)
         "  --plot=FILE     GB/s against n (.png or .svg) through gnuplot, for the\n"
         "                  first type and operator\n"
         "  --list          list the methods\n"
+        "  --hist          the histogram methods instead (gpuquad bench --hist --help)\n"
         "  --help          this help\n"
         "\n"
         "Columns: median time in microseconds, GB/s read (n x element size / median),\n"
@@ -429,6 +430,9 @@ static int bench_all(bench_run *b)
 
 int cmd_bench(int argc, char **argv, int first)
 {
+  for (int k = first; k < argc && strcmp(argv[k], "--") != 0; k++)
+    if (strcmp(argv[k], "--hist") == 0) /* the histogram methods: bench_hist.c */
+      return cmd_bench_hist(argc, argv, first);
   bench_options o;
   const char *csv_path = NULL, *plot_path = NULL;
   int help = 0, list = 0;
