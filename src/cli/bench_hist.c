@@ -10,7 +10,6 @@
  * counts -> per method: verify, time -> table. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,18 +52,6 @@ void usage_bench_hist(FILE *out)
         out);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int hist_error(int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  cli_verror("gpuquad bench: ", fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 typedef struct {
   uint32_t bins[MAX_BINS_LIST];
   int nbins;
@@ -79,7 +66,7 @@ static int each_item(const char *name, const char *text, int (*item)(const char 
 {
   char buf[512];
   if (strlen(text) >= sizeof buf)
-    return hist_error(EXIT_USAGE, "--%s: too long", name);
+    return bench_error(EXIT_USAGE, "--%s: too long", name);
   strcpy(buf, text);
   int count = 0;
   for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), count++) {
@@ -88,7 +75,7 @@ static int each_item(const char *name, const char *text, int (*item)(const char 
       return rc;
   }
   if (count == 0 || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,"))
-    return hist_error(EXIT_USAGE, "--%s=%s: expected a comma-separated list", name, text);
+    return bench_error(EXIT_USAGE, "--%s=%s: expected a comma-separated list", name, text);
   return EXIT_OK;
 }
 
@@ -98,47 +85,48 @@ static int add_bins(const char *tok, void *ctx)
   uint64_t k;
   char err[128];
   if (gq_parse_whole(tok, 1, GQ_HIST_MAX_BINS, &k, err, sizeof err) != 0)
-    return hist_error(EXIT_USAGE, "--bins: '%s' %s (1 to %u)", tok, err, (unsigned)GQ_HIST_MAX_BINS);
+    return bench_error(EXIT_USAGE, "--bins: '%s' %s (1 to %u)", tok, err, (unsigned)GQ_HIST_MAX_BINS);
   if (o->nbins == MAX_BINS_LIST)
-    return hist_error(EXIT_USAGE, "--bins: more than %d values", MAX_BINS_LIST);
+    return bench_error(EXIT_USAGE, "--bins: more than %d values", MAX_BINS_LIST);
   o->bins[o->nbins++] = (uint32_t)k;
   return EXIT_OK;
+}
+
+/* tok, one of names[0..count-1] or "all", into the list (once each): 1 when
+ * it was a name or "all", 0 otherwise. */
+static int add_named(const char *tok, const char *const *names, int count, int *list, int *n)
+{
+  const int all = strcmp(tok, "all") == 0;
+  int found = all;
+  for (int k = 0; k < count; k++)
+    if (all || strcmp(tok, names[k]) == 0) {
+      int seen = 0;
+      for (int j = 0; j < *n; j++)
+        seen |= list[j] == k;
+      if (!seen)
+        list[(*n)++] = k;
+      found = 1;
+    }
+  return found;
 }
 
 static int add_kind(const char *tok, void *ctx)
 {
   hist_options *o = ctx;
-  for (int k = 0; k < KINDS; k++)
-    if (strcmp(tok, "all") == 0 || strcmp(tok, kind_names[k]) == 0) {
-      int seen = 0;
-      for (int j = 0; j < o->nkinds; j++)
-        seen |= o->kinds[j] == k;
-      if (!seen)
-        o->kinds[o->nkinds++] = k;
-      if (strcmp(tok, "all") != 0)
-        return EXIT_OK;
-    }
-  if (strcmp(tok, "all") == 0)
+  if (add_named(tok, kind_names, KINDS, o->kinds, &o->nkinds))
     return EXIT_OK;
-  return hist_error(EXIT_USAGE, "--data: '%s' (expected uniform, hot, few, equal or all)", tok);
+  return bench_error(EXIT_USAGE, "--data: '%s' (expected uniform, hot, few, equal or all)", tok);
 }
 
 static int add_method(const char *tok, void *ctx)
 {
   hist_options *o = ctx;
+  const char *names[GQ_HIST_NMETHODS];
   for (int m = 0; m < GQ_HIST_NMETHODS; m++)
-    if (strcmp(tok, "all") == 0 || strcmp(tok, gq_hist_method_name((gq_hist_method)m)) == 0) {
-      int seen = 0;
-      for (int j = 0; j < o->nmethods; j++)
-        seen |= o->methods[j] == m;
-      if (!seen)
-        o->methods[o->nmethods++] = m;
-      if (strcmp(tok, "all") != 0)
-        return EXIT_OK;
-    }
-  if (strcmp(tok, "all") == 0)
+    names[m] = gq_hist_method_name((gq_hist_method)m);
+  if (add_named(tok, names, GQ_HIST_NMETHODS, o->methods, &o->nmethods))
     return EXIT_OK;
-  return hist_error(EXIT_USAGE, "--method: '%s' (expected auto, global, shared, match, ballot, cluster or all)", tok);
+  return bench_error(EXIT_USAGE, "--method: '%s' (expected auto, global, shared, match, ballot, cluster or all)", tok);
 }
 
 static int parse_hist_options(int argc, char **argv, int first, hist_options *o, int *help)
@@ -155,7 +143,7 @@ static int parse_hist_options(int argc, char **argv, int first, hist_options *o,
   char err[256];
   int npos;
   if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos, err, sizeof err) != 0)
-    return hist_error(EXIT_USAGE, "%s", err);
+    return bench_error(EXIT_USAGE, "%s", err);
   if (*help)
     return EXIT_OK;
   int rc = each_item("bins", bins_text, add_bins, o);
@@ -166,13 +154,13 @@ static int parse_hist_options(int argc, char **argv, int first, hist_options *o,
   if (rc != EXIT_OK)
     return rc;
   if (gq_parse_count(n_text, UINT64_C(1) << 28, &o->n, err, sizeof err) != 0)
-    return hist_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
+    return bench_error(EXIT_USAGE, "--n=%s: %s", n_text, err);
   uint64_t reps;
   if (gq_parse_whole(reps_text, 0, MAX_REPS, &reps, err, sizeof err) != 0)
-    return hist_error(EXIT_USAGE, "--reps=%s: %s", reps_text, err);
+    return bench_error(EXIT_USAGE, "--reps=%s: %s", reps_text, err);
   o->reps = (int)reps;
   if (cli_parse_device(device_text, &o->device) != 0 || o->device == GQ_DEVICE_AUTO)
-    return hist_error(EXIT_USAGE, "--device=%s: expected cuda, cuda:N or cpu", device_text);
+    return bench_error(EXIT_USAGE, "--device=%s: expected cuda, cuda:N or cpu", device_text);
   return EXIT_OK;
 }
 
@@ -244,7 +232,7 @@ static int bench_kind(gq_context *ctx, const hist_options *o, int kind, double *
       status = gq_hist_create(&h, bins, 0.0, 1.0, GQ_HIST_COUNTS);
     if (status != GQ_SUCCESS) {
       gq_hist_free(ref);
-      return hist_error(cli_exit_status(status), "%s", gq_last_error());
+      return bench_error(cli_exit_status(status), "%s", gq_last_error());
     }
     host_counts(ref, host, o->n);
     for (int m = 0; m < o->nmethods; m++) {
@@ -262,7 +250,7 @@ static int bench_kind(gq_context *ctx, const hist_options *o, int kind, double *
       if (status != GQ_SUCCESS) {
         gq_hist_free(h);
         gq_hist_free(ref);
-        return hist_error(cli_exit_status(status), "%s %u bins, %s: %s", kind_names[kind], bins,
+        return bench_error(cli_exit_status(status), "%s %u bins, %s: %s", kind_names[kind], bins,
                           gq_hist_method_name(method), gq_last_error());
       }
       printf("%-8s %6u bins  %-8s (ran %-7s)", kind_names[kind], bins, gq_hist_method_name(method), ran ? ran : "?");
@@ -294,15 +282,15 @@ int cmd_bench_hist(int argc, char **argv, int first)
     return EXIT_OK;
   }
   if (o.device >= 0 && gq_cuda_device_count() <= o.device)
-    return hist_error(EXIT_USAGE, "%s", gq_cuda_device_count() == 0 ? "no CUDA device" : "no CUDA device of that number");
+    return bench_error(EXIT_USAGE, "%s", gq_cuda_device_count() == 0 ? "no CUDA device" : "no CUDA device of that number");
   gq_context *ctx = gq_context_create(o.device);
   if (!ctx)
-    return hist_error(EXIT_RUNTIME, "%s", gq_last_error());
+    return bench_error(EXIT_RUNTIME, "%s", gq_last_error());
   double *host = malloc(o.n * sizeof *host), *dev = NULL;
   if (!host || gq_alloc(ctx, o.n * sizeof(double), (void **)&dev) != GQ_SUCCESS) {
     free(host);
     gq_context_free(ctx);
-    return hist_error(EXIT_RUNTIME, "cannot allocate %llu doubles", (unsigned long long)o.n);
+    return bench_error(EXIT_RUNTIME, "cannot allocate %llu doubles", (unsigned long long)o.n);
   }
   printf("gpuquad bench --hist: %s, %llu doubles, median of %d runs\n", gq_context_device_name(ctx),
          (unsigned long long)o.n, o.reps);

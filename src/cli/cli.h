@@ -129,6 +129,12 @@ void usage_mc(FILE *out);
 /* ---- gpuquad bench (cmd_bench.c) ------------------------------------------ */
 int cmd_bench(int argc, char **argv, int first);
 void usage_bench(FILE *out);
+/* "gpuquad bench: MESSAGE" on stderr, one line; returns status. */
+int bench_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
 /* gpuquad bench --hist (bench_hist.c): the histogram methods side by side */
 int cmd_bench_hist(int argc, char **argv, int first);
 void usage_bench_hist(FILE *out);

@@ -48,11 +48,7 @@ void usage_bench(FILE *out)
         out);
 }
 
-/* "gpuquad bench: MESSAGE" on stderr; returns status. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int bench_error(int status, const char *fmt, ...)
+int bench_error(int status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
