@@ -43,11 +43,6 @@
 //   w256x8-6    warp staging, 256 x 8, six blocks (40 registers)
 //   w512x8-3    warp staging, 512 x 8, three blocks (40 registers), the
 //               baseline's tile with half the items per thread
-//   pipe256x16-3, pipe256x16-2, pipe128x16-6, pipe256x8-4
-//               pipelined.cuh: blocks resident for many tiles, the next
-//               tile's loads (cp.async into a second shared stage) in flight
-//               while the current one is scanned, looked back and stored;
-//               grid = the blocks that fit at once
 // and for the cumulative trapezoid (cumulative_shapes): the same register
 // caps and tiles, g_0/2 subtracted once per thread instead of per point
 // (CumulativeSink::fold_start: a TwoSum less per point, the kernel being
@@ -68,7 +63,6 @@
 #include "../kernels/integrands.cuh"
 #include "../kernels/scan/cumulative.cuh"
 #include "../kernels/scan/device_scan.cuh"
-#include "../kernels/scan/pipelined.cuh"
 #include "../kernels/scan/scan_policy.cuh"
 #include "../src/gpuquad.h"
 #include "timing.cuh"
@@ -135,35 +129,6 @@ void lookback(State &s, const typename Op::In *x, typename Op::Out *y, unsigned 
   CHECK(cudaGetLastError());
 }
 
-// The pipelined scan (pipelined.cuh) at shape Shp: as many blocks as fit at
-// once, each taking tiles until none is left.
-template <class Shp, class Op>
-void pipelined(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
-               cudaStream_t stream)
-{
-  using Source = ArraySource<typename Op::In>;
-  using Sink = ArraySink<Op>;
-  using P = Pipelined<Op, Shp::BLOCK, Shp::ITEMS>;
-  const auto kernel = pipelined_kernel<Op, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>;
-  static int grid = 0; // per instantiation: set once
-  if (grid == 0) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)P::DYNAMIC_BYTES));
-    int per_sm = 0, dev = 0, sms = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shp::BLOCK, P::DYNAMIC_BYTES));
-    CHECK(cudaGetDevice(&dev));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    grid = per_sm * sms;
-    if (grid < 1) {
-      fprintf(stderr, "bench_scan: pipelined %dx%d fits no block\n", Shp::BLOCK, Shp::ITEMS);
-      exit(3);
-    }
-  }
-  const auto p = problem<Op>(s, Source{x}, Sink{y, exclusive}, n, Shp::BLOCK * Shp::ITEMS);
-  kernel<<<(unsigned)grid, Shp::BLOCK, P::DYNAMIC_BYTES, stream>>>(p);
-  s.counted += p.tiles + (unsigned long long)grid; // each block's last take finds none
-  CHECK(cudaGetLastError());
-}
-
 // The three-phase scan at the library's shape.
 template <class Op>
 void three_phase(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
@@ -193,11 +158,6 @@ template <class Shp, bool WARP> Method variant(const char *name)
   return Method{name, Shp::BLOCK * Shp::ITEMS, lookback<Shp, WARP, DoubleSum>, lookback<Shp, WARP, Int64Sum>};
 }
 
-template <class Shp> Method pipe_variant(const char *name)
-{
-  return Method{name, Shp::BLOCK * Shp::ITEMS, pipelined<Shp, DoubleSum>, pipelined<Shp, Int64Sum>};
-}
-
 std::vector<Method> methods()
 {
   using Lib = ScanShape<DoubleSum>::type;
@@ -209,10 +169,6 @@ std::vector<Method> methods()
       variant<gq::Shape<128, 16, 8>, true>("w128x16-8"),
       variant<gq::Shape<256, 8, 6>, true>("w256x8-6"),
       variant<gq::Shape<512, 8, 3>, true>("w512x8-3"),
-      pipe_variant<gq::Shape<256, 16, 3>>("pipe256x16-3"),
-      pipe_variant<gq::Shape<128, 16, 6>>("pipe128x16-6"),
-      pipe_variant<gq::Shape<256, 8, 4>>("pipe256x8-4"),
-      pipe_variant<gq::Shape<256, 16, 2>>("pipe256x16-2"),
       variant<Lib, SCAN_WARP_STAGING>("library"),
       Method{"three-phase", Lib::BLOCK * Lib::ITEMS, three_phase<DoubleSum>, three_phase<Int64Sum>},
   };
