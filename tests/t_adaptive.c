@@ -21,6 +21,7 @@
 
 #include "../src/gpuquad.h"
 #include "../src/lib/adaptive_rule.h"
+#include "../bench/genz.h"
 #include "tap.h"
 #include "tap_context.h"
 
@@ -193,143 +194,39 @@ static void test_line(gq_context *ctx)
   }
 }
 
-/* ---- the Genz families ---------------------------------------------------- */
+/* ---- the Genz families (bench/genz.h) ------------------------------------- */
 
-typedef enum { OSCILLATORY, PRODUCT_PEAK, CORNER_PEAK, GAUSSIAN, C0, DISCONTINUOUS, FAMILIES } family;
-static const char *const family_name[FAMILIES] = {"oscillatory", "product peak", "corner peak",
-                                                  "gaussian",    "c0",           "discontinuous"};
-
-/* Fixed, moderate parameters: c_i (difficulty) and w_i (shift). */
-static double genz_c(family k, int i)
+/* Fixed, moderate parameters: c_i = scale (1 + i/8), w_i = 0.3 + 0.05 i. */
+static genz_problem genz(genz_family k, int D)
 {
-  static const double base[FAMILIES] = {1.1, 4.0, 0.3, 2.5, 1.5, 1.2};
-  return base[k] * (1.0 + 0.125 * i);
-}
-static double genz_w(int i) { return 0.3 + 0.05 * i; }
-
-static void genz_text(family k, int D, char *text, size_t size)
-{
-  size_t at = 0;
-#define ADD(...) at += (size_t)snprintf(text + at, size - at, __VA_ARGS__)
-  switch (k) {
-  case OSCILLATORY:
-    ADD("cos(%.17g", 2.0 * M_PI * genz_w(0));
-    for (int i = 0; i < D; i++)
-      ADD("+%.17g*x%d", genz_c(k, i), i + 1);
-    ADD(")");
-    break;
-  case PRODUCT_PEAK:
-    for (int i = 0; i < D; i++)
-      ADD("%s1/(%.17g+(x%d-%.17g)^2)", i ? "*" : "", 1.0 / (genz_c(k, i) * genz_c(k, i)), i + 1, genz_w(i));
-    break;
-  case CORNER_PEAK:
-    ADD("(1");
-    for (int i = 0; i < D; i++)
-      ADD("+%.17g*x%d", genz_c(k, i), i + 1);
-    ADD(")^(-%d)", D + 1);
-    break;
-  case GAUSSIAN:
-    ADD("exp(-(0");
-    for (int i = 0; i < D; i++)
-      ADD("+%.17g*(x%d-%.17g)^2", genz_c(k, i) * genz_c(k, i), i + 1, genz_w(i));
-    ADD("))");
-    break;
-  case C0:
-    ADD("exp(-(0");
-    for (int i = 0; i < D; i++)
-      ADD("+%.17g*abs(x%d-%.17g)", genz_c(k, i), i + 1, genz_w(i));
-    ADD("))");
-    break;
-  default: /* f = 0 where x1 > w1 or x2 > w2 */
-    ADD("if(x1<%.17g,if(x2<%.17g,exp(0", genz_w(0), genz_w(1));
-    for (int i = 0; i < D; i++)
-      ADD("+%.17g*x%d", genz_c(k, i), i + 1);
-    ADD("),0),0)");
-    break;
-  }
-#undef ADD
-}
-
-/* The exact integral over [0, 1]^D, in long double. */
-static double genz_exact(family k, int D)
-{
-  long double v = 1.0L;
-  switch (k) {
-  case OSCILLATORY: { /* Re e^{i 2 pi w1} prod (e^{i c} - 1)/(i c) */
-    long double re = cosl(2.0L * M_PI * genz_w(0)), im = sinl(2.0L * M_PI * genz_w(0));
-    for (int i = 0; i < D; i++) {
-      const long double c = genz_c(k, i), fr = sinl(c) / c, fi = (1.0L - cosl(c)) / c;
-      const long double nr = re * fr - im * fi, ni = re * fi + im * fr;
-      re = nr;
-      im = ni;
-    }
-    return (double)re;
-  }
-  case PRODUCT_PEAK:
-    for (int i = 0; i < D; i++) {
-      const long double c = genz_c(k, i), w = genz_w(i);
-      v *= c * (atanl(c * (1.0L - w)) + atanl(c * w));
-    }
-    return (double)v;
-  case CORNER_PEAK: { /* sum over the vertices of (-1)^|v| / (1 + c.v), over D! prod c */
-    long double sum = 0.0L, den = 1.0L;
-    for (unsigned m = 0; m < 1u << D; m++) {
-      long double cv = 1.0L;
-      int bits = 0;
-      for (int i = 0; i < D; i++)
-        if (m >> i & 1) {
-          cv += genz_c(k, i);
-          bits++;
-        }
-      sum += (bits % 2 ? -1.0L : 1.0L) / cv;
-    }
-    for (int i = 0; i < D; i++)
-      den *= (i + 1) * (long double)genz_c(k, i);
-    return (double)(sum / den);
-  }
-  case GAUSSIAN:
-    for (int i = 0; i < D; i++) {
-      const double c = genz_c(k, i), w = genz_w(i);
-      v *= (long double)sqrt(M_PI) / (2.0L * c) * ((long double)erf(c * (1.0 - w)) + (long double)erf(c * w));
-    }
-    return (double)v;
-  case C0:
-    for (int i = 0; i < D; i++) {
-      const long double c = genz_c(k, i), w = genz_w(i);
-      v *= (2.0L - expl(-c * w) - expl(-c * (1.0L - w))) / c;
-    }
-    return (double)v;
-  default:
-    for (int i = 0; i < D; i++) {
-      const long double c = genz_c(k, i), top = i < 2 ? genz_w(i) : 1.0L;
-      v *= (expl(c * top) - 1.0L) / c;
-    }
-    return (double)v;
-  }
+  static const double scale[GENZ_FAMILIES] = {1.1, 4.0, 0.3, 2.5, 1.5, 1.2};
+  const genz_problem p = {k, D, scale[k], 0.3, 0.05};
+  return p;
 }
 
 static void test_genz(gq_context *ctx)
 {
   static const struct {
-    family k;
+    genz_family k;
     int D;
     double epsrel;
   } cases[] = {
-    {OSCILLATORY, 2, 1e-9},   {OSCILLATORY, 5, 1e-6},  {OSCILLATORY, 8, 1e-3},  {PRODUCT_PEAK, 2, 1e-9},
-    {PRODUCT_PEAK, 3, 1e-6},  {PRODUCT_PEAK, 5, 1e-4}, {CORNER_PEAK, 2, 1e-9},  {CORNER_PEAK, 4, 1e-6},
-    {CORNER_PEAK, 8, 1e-4},   {GAUSSIAN, 2, 1e-9},     {GAUSSIAN, 3, 1e-7},     {GAUSSIAN, 5, 1e-5},
-    {GAUSSIAN, 8, 1e-3},      {C0, 2, 1e-5},           {C0, 3, 1e-3},           {DISCONTINUOUS, 2, 1e-4},
-    {DISCONTINUOUS, 3, 1e-3},
+    {GENZ_OSCILLATORY, 2, 1e-9},   {GENZ_OSCILLATORY, 5, 1e-6},  {GENZ_OSCILLATORY, 8, 1e-3},  {GENZ_PRODUCT_PEAK, 2, 1e-9},
+    {GENZ_PRODUCT_PEAK, 3, 1e-6},  {GENZ_PRODUCT_PEAK, 5, 1e-4}, {GENZ_CORNER_PEAK, 2, 1e-9},  {GENZ_CORNER_PEAK, 4, 1e-6},
+    {GENZ_CORNER_PEAK, 8, 1e-4},   {GENZ_GAUSSIAN, 2, 1e-9},     {GENZ_GAUSSIAN, 3, 1e-7},     {GENZ_GAUSSIAN, 5, 1e-5},
+    {GENZ_GAUSSIAN, 8, 1e-3},      {GENZ_C0, 2, 1e-5},           {GENZ_C0, 3, 1e-3},           {GENZ_DISCONTINUOUS, 2, 1e-4},
+    {GENZ_DISCONTINUOUS, 3, 1e-3},
   };
   for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
     char text[2048];
-    genz_text(cases[n].k, cases[n].D, text, sizeof text);
+    const genz_problem p = genz(cases[n].k, cases[n].D);
+    genz_text(&p, text, sizeof text);
     gq_adaptive_options o = box_options(cases[n].D, 0.0, 1.0, cases[n].epsrel);
-    printf("# %s\n", family_name[cases[n].k]);
+    printf("# %s\n", genz_name[cases[n].k]);
     /* a kink or a jump can fool |I7 - I5| (both rules miss alike): the
      * check's safety factor there, the bare estimate for smooth f */
-    const double slack = cases[n].k == C0 || cases[n].k == DISCONTINUOUS ? GQ_CHECK_SAFETY : 1.0;
-    integral_ok(ctx, text, &o, genz_exact(cases[n].k, cases[n].D), slack, NULL);
+    const double slack = cases[n].k == GENZ_C0 || cases[n].k == GENZ_DISCONTINUOUS ? GQ_CHECK_SAFETY : 1.0;
+    integral_ok(ctx, text, &o, genz_exact(&p), slack, NULL);
   }
 }
 
@@ -338,8 +235,9 @@ static void test_genz(gq_context *ctx)
 static void test_limits(gq_context *ctx)
 {
   char text[2048];
-  genz_text(GAUSSIAN, 5, text, sizeof text);
-  const double exact = genz_exact(GAUSSIAN, 5);
+  const genz_problem p = genz(GENZ_GAUSSIAN, 5);
+  genz_text(&p, text, sizeof text);
+  const double exact = genz_exact(&p);
   gq_integrand *f = parse(text, 5);
   gq_adaptive_options o = box_options(5, 0.0, 1.0, 1e-12);
   o.max_evals = 300000;
@@ -455,7 +353,8 @@ static void test_invalid(gq_context *ctx)
 static void test_repeat(gq_context *ctx, int gpu)
 {
   char text[2048];
-  genz_text(PRODUCT_PEAK, 3, text, sizeof text);
+  const genz_problem peak = genz(GENZ_PRODUCT_PEAK, 3);
+  genz_text(&peak, text, sizeof text);
   gq_integrand *f = parse(text, 3);
   gq_adaptive_options o = box_options(3, 0.0, 1.0, 1e-7);
   gq_adaptive_result r1, r2;
@@ -466,19 +365,20 @@ static void test_repeat(gq_context *ctx, int gpu)
   if (gpu) {
     gq_context *cpu = gq_context_create(GQ_DEVICE_CPU);
     static const struct {
-      family k;
+      genz_family k;
       int D;
       double epsrel;
-    } cases[] = {{PRODUCT_PEAK, 3, 1e-7}, {GAUSSIAN, 5, 1e-6}, {OSCILLATORY, 8, 1e-3}, {C0, 2, 1e-5}};
+    } cases[] = {{GENZ_PRODUCT_PEAK, 3, 1e-7}, {GENZ_GAUSSIAN, 5, 1e-6}, {GENZ_OSCILLATORY, 8, 1e-3}, {GENZ_C0, 2, 1e-5}};
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
-      genz_text(cases[n].k, cases[n].D, text, sizeof text);
+      const genz_problem p = genz(cases[n].k, cases[n].D);
+      genz_text(&p, text, sizeof text);
       gq_integrand *g = parse(text, cases[n].D);
       o = box_options(cases[n].D, 0.0, 1.0, cases[n].epsrel);
       gq_adaptive_result a, b;
       const int sa = gq_integrate_adaptive(cpu, g, &o, &a), sb = gq_integrate_adaptive(ctx, g, &o, &b);
       tap_ok(sa == GQ_SUCCESS && sb == GQ_SUCCESS && fabs(a.estimate - b.estimate) <= a.abserr + b.abserr,
              "%dD %s: cpu %.17g +/- %.2g, gpu %.17g +/- %.2g agree (%llu and %llu evaluations)", cases[n].D,
-             family_name[cases[n].k], a.estimate, a.abserr, b.estimate, b.abserr, (unsigned long long)a.evaluations,
+             genz_name[cases[n].k], a.estimate, a.abserr, b.estimate, b.abserr, (unsigned long long)a.evaluations,
              (unsigned long long)b.evaluations);
       gq_integrand_free(g);
     }

@@ -28,6 +28,17 @@ struct Batch {
   unsigned long long n;
 };
 
+// w[cls] by selects: a register array indexed at run time would go to
+// local memory.
+__device__ __forceinline__ double pick(const double (&w)[5], int cls)
+{
+  double v = w[0];
+#pragma unroll
+  for (int k = 1; k < 5; k++)
+    v = cls == k ? w[k] : v;
+  return v;
+}
+
 __device__ __forceinline__ double warp_sum(double v)
 {
 #pragma unroll
@@ -77,10 +88,10 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
 #pragma unroll
       for (int d = 0; d < D; d++)
         x[d] = c[d] + h[d] * u[d];
-      const double v = Map()(x);
-      s7 += w7[cls] * v;
-      s5 += w5[cls] * v;
-      sabs += fabs(w7[cls]) * fabs(v);
+      const double v = Map()(x), a7 = pick(w7, cls);
+      s7 += a7 * v;
+      s5 += pick(w5, cls) * v;
+      sabs += fabs(a7) * fabs(v);
       if (slot >= 0)
         axis_f[warp][slot] = v;
       if (p == 0)

@@ -51,8 +51,11 @@ typedef struct {
   size_t cap, held;
   double *centre, *half, *est, *err; /* cap D, cap D, cap, cap */
   unsigned char *axis, *action;
+  uint16_t *depth;    /* bisections since the first pass: the volume is 2^-depth of a first region's */
   double *centre2, *half2, *est2, *err2; /* the next layout */
   unsigned char *axis2;
+  uint16_t *depth2;
+  double first_share; /* a first region's share of the volume */
   double *bin_err; /* EXP_BINS: the errors per binary exponent, and their count */
   uint64_t *bin_count;
 } region_store;
@@ -65,6 +68,8 @@ static void store_free(region_store *s)
   free(s->err);
   free(s->axis);
   free(s->action);
+  free(s->depth);
+  free(s->depth2);
   free(s->centre2);
   free(s->half2);
   free(s->est2);
@@ -86,6 +91,8 @@ static int store_alloc(region_store *s, int D, size_t cap)
   s->err = malloc(one);
   s->axis = malloc(cap);
   s->action = malloc(cap);
+  s->depth = malloc(cap * sizeof *s->depth);
+  s->depth2 = malloc(cap * sizeof *s->depth2);
   s->centre2 = malloc(vec);
   s->half2 = malloc(vec);
   s->est2 = malloc(one);
@@ -93,8 +100,8 @@ static int store_alloc(region_store *s, int D, size_t cap)
   s->axis2 = malloc(cap);
   s->bin_err = malloc(EXP_BINS * sizeof *s->bin_err);
   s->bin_count = malloc(EXP_BINS * sizeof *s->bin_count);
-  if (s->centre && s->half && s->est && s->err && s->axis && s->action && s->centre2 && s->half2 && s->est2 &&
-      s->err2 && s->axis2 && s->bin_err && s->bin_count)
+  if (s->centre && s->half && s->est && s->err && s->axis && s->action && s->depth && s->depth2 && s->centre2 &&
+      s->half2 && s->est2 && s->err2 && s->axis2 && s->bin_err && s->bin_count)
     return GQ_SUCCESS;
   store_free(s);
   return gq_fail(GQ_ENOMEM, "cannot allocate a store of %zu regions in %d dimensions", cap, D);
@@ -174,18 +181,16 @@ static void first_regions(region_store *s, const double *lo, const double *hi, s
       s->half[r * D + d] = h;
       s->centre[r * D + d] = i + 1 == m ? hi[d] - h : fma(2.0 * (double)i + 1.0, h, lo[d]);
     }
+    s->depth[r] = 0;
   }
   s->held = n;
+  s->first_share = 1.0 / (double)n;
 }
 
-/* The fraction of the whole volume region r holds (half-widths over the
- * whole box's). */
-static double volume_share(const region_store *s, size_t r, const double *whole_half)
+/* The fraction of the whole volume region r holds. */
+static double volume_share(const region_store *s, size_t r)
 {
-  double v = 1.0;
-  for (int d = 0; d < s->D; d++)
-    v *= s->half[r * s->D + d] / whole_half[d];
-  return v;
+  return ldexp(s->first_share, -(int)s->depth[r]);
 }
 
 static int exp_bin(double e)
@@ -205,7 +210,7 @@ static int splittable(const region_store *s, size_t r)
  * finished sums); errors and tolerances in units of g.  Returns the number
  * to split, at most the room left by the store and by max_split; *stop says
  * why none could be when it returns 0. */
-static size_t choose(region_store *s, double tol, double excess, uint64_t max_split, const double *whole_half,
+static size_t choose(region_store *s, double tol, double excess, uint64_t max_split,
                      gq_csum *fin_est, gq_csum *fin_err, uint64_t *retired, gq_adaptive_stop *stop)
 {
   memset(s->bin_err, 0, EXP_BINS * sizeof *s->bin_err);
@@ -214,7 +219,7 @@ static size_t choose(region_store *s, double tol, double excess, uint64_t max_sp
   size_t live = 0;
   for (size_t r = 0; r < s->held; r++) {
     const double e = s->err[r];
-    if (e <= RETIRE * tol * volume_share(s, r, whole_half)) {
+    if (e <= RETIRE * tol * volume_share(s, r)) {
       s->action[r] = RETIRED;
       gq_csum_add(fin_est, s->est[r]);
       gq_csum_add(fin_err, e);
@@ -296,6 +301,7 @@ static size_t rebuild(region_store *s, size_t split)
       s->est2[k] = s->est[r];
       s->err2[k] = s->err[r];
       s->axis2[k] = s->axis[r];
+      s->depth2[k] = s->depth[r];
       k++;
     } else if (s->action[r] == SPLIT) {
       const int a = s->axis[r];
@@ -308,6 +314,7 @@ static size_t rebuild(region_store *s, size_t split)
       s->centre2[hi * D + a] = c[a] + q;
       s->half2[lo * D + a] = q;
       s->half2[hi * D + a] = q;
+      s->depth2[lo] = s->depth2[hi] = (uint16_t)(s->depth[r] + 1);
       lo++;
       hi++;
     }
@@ -319,6 +326,9 @@ static size_t rebuild(region_store *s, size_t split)
   t = s->est, s->est = s->est2, s->est2 = t;
   t = s->err, s->err = s->err2, s->err2 = t;
   u = s->axis, s->axis = s->axis2, s->axis2 = u;
+  uint16_t *v = s->depth;
+  s->depth = s->depth2;
+  s->depth2 = v;
   s->held = kept + 2 * split;
   return kept;
 }
@@ -448,9 +458,6 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
   int status = store_alloc(&s, D, (size_t)o->max_regions);
   if (status != GQ_SUCCESS)
     return status;
-  double whole_half[GQ_ADAPTIVE_MAX_DIM];
-  for (int d = 0; d < D; d++)
-    whole_half[d] = (hi[d] - lo[d]) / 2.0;
   first_regions(&s, lo, hi, first_pieces(D));
   gq_csum fin_est = gq_csum_zero(), fin_err = gq_csum_zero();
   uint64_t retired = 0;
@@ -470,6 +477,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     size_t bad;
     if (nonfinite_region(&s, first_new, &bad)) {
       status = report_nonfinite(&s, bad, changed);
+      r->estimate = r->abserr = NAN;
       break;
     }
     gq_csum est = fin_est, err = fin_err;
@@ -492,7 +500,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     const uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
     gq_adaptive_stop stop = GQ_ADAPTIVE_ROUNDOFF;
     const size_t split =
-        choose(&s, tol / fabs(scale), (E - tol) / fabs(scale), max_split, whole_half, &fin_est, &fin_err, &retired, &stop);
+        choose(&s, tol / fabs(scale), (E - tol) / fabs(scale), max_split, &fin_est, &fin_err, &retired, &stop);
     if (split == 0) {
       r->stop = stop;
       break;
