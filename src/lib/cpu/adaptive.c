@@ -13,9 +13,10 @@
 #include "../adaptive_rule.h"
 #include "../expr/expr.h"
 
-/* Per thread: the points of one region and f there. */
+/* Per thread: the rule on [-1, 1]^D (its offsets u and weights, made once),
+ * the points of one region and f there. */
 typedef struct {
-  double *x[GQ_ADAPT_MAX_DIM]; /* GQ_GM_MAX_POINTS each */
+  double *u[GQ_ADAPT_MAX_DIM], *x[GQ_ADAPT_MAX_DIM]; /* GQ_GM_MAX_POINTS each */
   double *y, *scratch;
   double w7[GQ_GM_MAX_POINTS], w5[GQ_GM_MAX_POINTS]; /* per point (1-D: Kronrod, Gauss) */
   int slot[GQ_GM_MAX_POINTS];
@@ -23,15 +24,16 @@ typedef struct {
 
 static void workspace_close(workspace *w)
 {
-  for (int d = 0; d < GQ_ADAPT_MAX_DIM; d++)
+  for (int d = 0; d < GQ_ADAPT_MAX_DIM; d++) {
+    free(w->u[d]);
     free(w->x[d]);
+  }
   free(w->y);
   free(w->scratch);
   free(w);
 }
 
-/* The workspace with the rule's offsets u (in x, to be scaled per region)
- * and weights. */
+/* The workspace, with the rule's offsets and weights. */
 static workspace *workspace_open(const gq_adaptive_batch *b)
 {
   workspace *w = calloc(1, sizeof *w);
@@ -39,14 +41,30 @@ static workspace *workspace_open(const gq_adaptive_batch *b)
     return NULL;
   const int D = b->dims, P = gq_adapt_points(D);
   int ok = 1;
-  for (int d = 0; d < D; d++)
+  for (int d = 0; d < D; d++) {
+    ok &= (w->u[d] = malloc((size_t)P * sizeof(double))) != NULL;
     ok &= (w->x[d] = malloc((size_t)P * sizeof(double))) != NULL;
+  }
   const size_t scratch = gq_expr_block_scratch(b->g->g);
   ok &= (w->y = malloc((size_t)P * sizeof(double))) != NULL;
   ok &= (w->scratch = malloc((scratch ? scratch : 1) * sizeof(double))) != NULL;
   if (!ok) {
     workspace_close(w);
     return NULL;
+  }
+  if (D == 1) {
+    for (int p = 0; p < P; p++)
+      gq_gk15_point(p, &w->u[0][p], &w->w7[p], &w->w5[p]);
+    return w;
+  }
+  double w7[5], w5[5], u[GQ_ADAPT_MAX_DIM];
+  gq_gm_weights(D, w7, w5);
+  for (int p = 0; p < P; p++) {
+    const int cls = gq_gm_point(D, p, u, &w->slot[p]);
+    w->w7[p] = w7[cls];
+    w->w5[p] = w5[cls];
+    for (int d = 0; d < D; d++)
+      w->u[d][p] = u[d];
   }
   return w;
 }
@@ -56,23 +74,9 @@ static void region(const gq_adaptive_batch *b, workspace *w, size_t r)
 {
   const int D = b->dims, P = gq_adapt_points(D);
   const double *c = b->centre + r * (size_t)D, *h = b->half + r * (size_t)D;
-  if (D == 1) {
-    for (int p = 0; p < P; p++) {
-      double u;
-      gq_gk15_point(p, &u, &w->w7[p], &w->w5[p]);
-      w->x[0][p] = c[0] + h[0] * u;
-    }
-  } else {
-    double w7[5], w5[5], u[GQ_ADAPT_MAX_DIM];
-    gq_gm_weights(D, w7, w5);
-    for (int p = 0; p < P; p++) {
-      const int cls = gq_gm_point(D, p, u, &w->slot[p]);
-      w->w7[p] = w7[cls];
-      w->w5[p] = w5[cls];
-      for (int d = 0; d < D; d++)
-        w->x[d][p] = c[d] + h[d] * u[d];
-    }
-  }
+  for (int d = 0; d < D; d++)
+    for (int p = 0; p < P; p++)
+      w->x[d][p] = c[d] + h[d] * w->u[d][p];
   gq_expr_eval_block(b->g->g, (size_t)P, (const double *const *)w->x, w->y, w->scratch);
   if (D == 1) {
     double resk = 0.0, resg = 0.0, resabs = 0.0;
