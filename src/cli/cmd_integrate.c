@@ -64,7 +64,8 @@ void usage_integrate(FILE *out)
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
-  fputs("\nExit status: 0 ok, 1 check failed or not made, 2 bad input, 3 computation failed.\n", out);
+  fputs("\nExit status: 0 ok, 1 check failed or not made (or the adaptive tolerance not\n"
+        "reached), 2 bad input, 3 computation failed.\n", out);
 }
 
 static void list_integrands(FILE *out)

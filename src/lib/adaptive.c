@@ -9,7 +9,7 @@
  *      (compensated, in store order: the same on any thread count); done
  *      when error <= tol = max(epsabs, epsrel |I|);
  *   3. live regions with err <= RETIRE tol vol/V (their share of the
- *      volume V) are retired: their estimate and error move to the finished
+ *      volume V, halved exactly by each bisection) are retired: their estimate and error move to the finished
  *      sums, so memory holds only the regions still worth cutting (PAGANI's
  *      "finished" regions, Sakiotis et al., SC21);
  *   4. the regions with the largest errors are bisected, as many as cover
@@ -18,8 +18,10 @@
  *      binning the errors by binary exponent, within the region store and
  *      the evaluation budget.  A pass that can split nothing stops, and says
  *      why: max-evals, max-regions, or roundoff (regions too narrow to cut).
- * The store is rebuilt each pass as [kept regions][lower halves][upper
- * halves], so the regions to evaluate are one contiguous range.
+ * Regions that leave the store (split or retired) are replaced by its last
+ * ones and the new halves appended, so the regions to evaluate are one
+ * contiguous range and a pass moves only the regions that change; the
+ * O(held) work left is two scans of the errors (the sums, the choice).
  *
  * The first pass cuts the box into m^D equal regions, m^D <= FIRST_REGIONS,
  * so that even the first launch has work for a GPU; both backends start
@@ -38,8 +40,7 @@
 
 enum {
   FIRST_REGIONS = 1024,
-  EXP_BINS = 2200, /* binary exponents of positive doubles, -1074 .. 1023, offset by EXP_OFFSET */
-  EXP_OFFSET = 1100
+  EXP_BINS = 2048 /* the exponent field of a double */
 };
 /* The share of the tolerance the retired regions may take, spread by volume. */
 #define RETIRE 0.25
@@ -50,13 +51,10 @@ typedef struct {
   int D;
   size_t cap, held;
   double *centre, *half, *est, *err; /* cap D, cap D, cap, cap */
+  double *share;                     /* of the whole volume: halved by each bisection */
   unsigned char *axis, *action;
-  uint16_t *depth;    /* bisections since the first pass: the volume is 2^-depth of a first region's */
-  double *centre2, *half2, *est2, *err2; /* the next layout */
-  unsigned char *axis2;
-  uint16_t *depth2;
-  double first_share; /* a first region's share of the volume */
-  double *bin_err; /* EXP_BINS: the errors per binary exponent, and their count */
+  double *child_centre, *child_half, *child_share; /* a pass' new regions, before they join the store */
+  double *bin_err;                   /* EXP_BINS: the errors per binary exponent, and their count */
   uint64_t *bin_count;
 } region_store;
 
@@ -66,15 +64,12 @@ static void store_free(region_store *s)
   free(s->half);
   free(s->est);
   free(s->err);
+  free(s->share);
   free(s->axis);
   free(s->action);
-  free(s->depth);
-  free(s->depth2);
-  free(s->centre2);
-  free(s->half2);
-  free(s->est2);
-  free(s->err2);
-  free(s->axis2);
+  free(s->child_centre);
+  free(s->child_half);
+  free(s->child_share);
   free(s->bin_err);
   free(s->bin_count);
 }
@@ -89,19 +84,16 @@ static int store_alloc(region_store *s, int D, size_t cap)
   s->half = malloc(vec);
   s->est = malloc(one);
   s->err = malloc(one);
+  s->share = malloc(one);
   s->axis = malloc(cap);
   s->action = malloc(cap);
-  s->depth = malloc(cap * sizeof *s->depth);
-  s->depth2 = malloc(cap * sizeof *s->depth2);
-  s->centre2 = malloc(vec);
-  s->half2 = malloc(vec);
-  s->est2 = malloc(one);
-  s->err2 = malloc(one);
-  s->axis2 = malloc(cap);
+  s->child_centre = malloc(vec);
+  s->child_half = malloc(vec);
+  s->child_share = malloc(one);
   s->bin_err = malloc(EXP_BINS * sizeof *s->bin_err);
   s->bin_count = malloc(EXP_BINS * sizeof *s->bin_count);
-  if (s->centre && s->half && s->est && s->err && s->axis && s->action && s->depth && s->depth2 && s->centre2 &&
-      s->half2 && s->est2 && s->err2 && s->axis2 && s->bin_err && s->bin_count)
+  if (s->centre && s->half && s->est && s->err && s->share && s->axis && s->action && s->child_centre &&
+      s->child_half && s->child_share && s->bin_err && s->bin_count)
     return GQ_SUCCESS;
   store_free(s);
   return gq_fail(GQ_ENOMEM, "cannot allocate a store of %zu regions in %d dimensions", cap, D);
@@ -181,21 +173,17 @@ static void first_regions(region_store *s, const double *lo, const double *hi, s
       s->half[r * D + d] = h;
       s->centre[r * D + d] = i + 1 == m ? hi[d] - h : fma(2.0 * (double)i + 1.0, h, lo[d]);
     }
-    s->depth[r] = 0;
+    s->share[r] = 1.0 / (double)n;
   }
   s->held = n;
-  s->first_share = 1.0 / (double)n;
 }
 
-/* The fraction of the whole volume region r holds. */
-static double volume_share(const region_store *s, size_t r)
-{
-  return ldexp(s->first_share, -(int)s->depth[r]);
-}
-
+/* The bin of e > 0: its exponent field (subnormals share bin 0). */
 static int exp_bin(double e)
 {
-  return ilogb(e) + EXP_OFFSET;
+  uint64_t bits;
+  memcpy(&bits, &e, sizeof bits);
+  return (int)(bits >> 52 & 0x7ff);
 }
 
 /* Can region r be cut along its axis (both halves' centres distinct)? */
@@ -219,7 +207,7 @@ static size_t choose(region_store *s, double tol, double excess, uint64_t max_sp
   size_t live = 0;
   for (size_t r = 0; r < s->held; r++) {
     const double e = s->err[r];
-    if (e <= RETIRE * tol * volume_share(s, r)) {
+    if (e <= RETIRE * tol * s->share[r]) {
       s->action[r] = RETIRED;
       gq_csum_add(fin_est, s->est[r]);
       gq_csum_add(fin_err, e);
@@ -284,53 +272,51 @@ static size_t choose(region_store *s, double tol, double excess, uint64_t max_sp
   return split;
 }
 
-/* The next layout: [kept][lower halves][upper halves]; returns the first
- * new region. */
-static size_t rebuild(region_store *s, size_t split)
+/* The actions: the halves of the regions split go to the child buffers,
+ * every region that leaves (split or retired) takes the store's last one
+ * (working down, so what moves was kept), and the halves are appended:
+ * the new regions are one range, and the work is proportional to the
+ * regions that change, not to those held.  Returns the first new region. */
+static size_t apply(region_store *s)
 {
-  const int D = s->D;
-  size_t kept = 0;
-  for (size_t r = 0; r < s->held; r++)
-    kept += s->action[r] == KEEP;
-  size_t k = 0, lo = kept, hi = kept + split;
+  const size_t D = (size_t)s->D;
+  size_t children = 0;
   for (size_t r = 0; r < s->held; r++) {
-    const double *c = s->centre + r * D, *h = s->half + r * D;
-    if (s->action[r] == KEEP) {
-      memcpy(s->centre2 + k * D, c, D * sizeof(double));
-      memcpy(s->half2 + k * D, h, D * sizeof(double));
-      s->est2[k] = s->est[r];
-      s->err2[k] = s->err[r];
-      s->axis2[k] = s->axis[r];
-      s->depth2[k] = s->depth[r];
-      k++;
-    } else if (s->action[r] == SPLIT) {
-      const int a = s->axis[r];
-      const double q = h[a] / 2.0;
-      memcpy(s->centre2 + lo * D, c, D * sizeof(double));
-      memcpy(s->half2 + lo * D, h, D * sizeof(double));
-      memcpy(s->centre2 + hi * D, c, D * sizeof(double));
-      memcpy(s->half2 + hi * D, h, D * sizeof(double));
-      s->centre2[lo * D + a] = c[a] - q;
-      s->centre2[hi * D + a] = c[a] + q;
-      s->half2[lo * D + a] = q;
-      s->half2[hi * D + a] = q;
-      s->depth2[lo] = s->depth2[hi] = (uint16_t)(s->depth[r] + 1);
-      lo++;
-      hi++;
-    }
+    if (s->action[r] != SPLIT)
+      continue;
+    const int a = s->axis[r];
+    const double *c = s->centre + r * D, *h = s->half + r * D, q = h[a] / 2.0;
+    double *lo = s->child_centre + children * D, *hi = lo + D;
+    memcpy(lo, c, D * sizeof(double));
+    memcpy(hi, c, D * sizeof(double));
+    memcpy(s->child_half + children * D, h, D * sizeof(double));
+    memcpy(s->child_half + (children + 1) * D, h, D * sizeof(double));
+    lo[a] = c[a] - q;
+    hi[a] = c[a] + q;
+    s->child_half[children * D + a] = s->child_half[(children + 1) * D + a] = q;
+    s->child_share[children] = s->child_share[children + 1] = s->share[r] / 2.0;
+    children += 2;
   }
-  double *t;
-  unsigned char *u;
-  t = s->centre, s->centre = s->centre2, s->centre2 = t;
-  t = s->half, s->half = s->half2, s->half2 = t;
-  t = s->est, s->est = s->est2, s->est2 = t;
-  t = s->err, s->err = s->err2, s->err2 = t;
-  u = s->axis, s->axis = s->axis2, s->axis2 = u;
-  uint16_t *v = s->depth;
-  s->depth = s->depth2;
-  s->depth2 = v;
-  s->held = kept + 2 * split;
-  return kept;
+  for (size_t r = s->held; r-- > 0;) {
+    if (s->action[r] == KEEP)
+      continue;
+    const size_t last = --s->held;
+    if (r == last)
+      continue;
+    memcpy(s->centre + r * D, s->centre + last * D, D * sizeof(double));
+    memcpy(s->half + r * D, s->half + last * D, D * sizeof(double));
+    s->est[r] = s->est[last];
+    s->err[r] = s->err[last];
+    s->share[r] = s->share[last];
+    s->axis[r] = s->axis[last];
+    s->action[r] = KEEP;
+  }
+  const size_t first = s->held;
+  memcpy(s->centre + first * D, s->child_centre, children * D * sizeof(double));
+  memcpy(s->half + first * D, s->child_half, children * D * sizeof(double));
+  memcpy(s->share + first, s->child_share, children * sizeof(double));
+  s->held += children;
+  return first;
 }
 
 /* GQ_EDOM naming the first region of [first, held) whose estimate or error
@@ -505,7 +491,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
       r->stop = stop;
       break;
     }
-    first_new = rebuild(&s, split);
+    first_new = apply(&s);
   }
   store_free(&s);
   return status;
