@@ -115,6 +115,8 @@ void json_raw(json_writer *w, const char *key, const char *json); /* already JSO
 void json_end(json_writer *w);
 /* Limits: one number for one dimension, else an array; "inf", "-inf" as strings (cmd_integrate.c). */
 void cli_json_limits(json_writer *w, const char *key, int dims, const double *v);
+/* "exact", "gsl_integration_qags", ... "hcubature": a GQ_REFERENCE_* method (cmd_integrate.c). */
+const char *cli_reference_method(int method);
 
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);

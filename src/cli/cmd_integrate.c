@@ -201,6 +201,17 @@ static int build_box(const gq_integrand *f, int dims, const integrate_options *o
   return EXIT_OK;
 }
 
+/* The name of a GQ_REFERENCE_* method (cli.h). */
+const char *cli_reference_method(int method)
+{
+  static const char *const methods[] = {
+    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
+    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
+    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
+    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
+  return methods[method];
+}
+
 /* A JSON member: one number for one dimension, else an array (cli.h). */
 void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
 {
@@ -296,12 +307,7 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   const double wall_ms = cli_wall_ms() - o->t_start_ms;
   const double pps = r.kernel_ms > 0 ? r.points / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
-  static const char *const methods[] = {
-    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
-    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
-    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
-    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
-  const char *ref_method = methods[ref.method];
+  const char *ref_method = cli_reference_method(ref.method);
   char rule_name[32];
   if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
     snprintf(rule_name, sizeof rule_name, "gauss-legendre:%d", r.nodes);

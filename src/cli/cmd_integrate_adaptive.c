@@ -259,18 +259,13 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
       return rc;
     }
   }
-  static const char *const methods[] = {
-    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
-    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
-    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
-    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
   const double wall_ms = cli_wall_ms() - t_start_ms;
   if (o->json)
-    print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, methods[ref.method], wall_ms);
+    print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
   else if (o->quiet)
     printf("%.17g\n", r.estimate);
   else
-    print_table(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, methods[ref.method], wall_ms);
+    print_table(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
   gq_context_free(ctx);
   rc = EXIT_OK;
   if (!r.reached) {
