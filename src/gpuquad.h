@@ -917,6 +917,74 @@ uint64_t gq_cumulative_count(uint64_t n, uint64_t every);
 int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n,
                            gq_rule rule, double *out, uint64_t every, double *kernel_ms);
 
+/* ---- adaptive ---- */
+/* Globally adaptive cubature to a requested accuracy in 1 to
+ * GQ_ADAPTIVE_MAX_DIM dimensions (gpuquad --rule=adaptive).  Each pass
+ * evaluates every new region in parallel (a warp per region on the GPU, an
+ * OpenMP loop on the CPU: the same rules and decisions), with G7-K15 and
+ * QUADPACK's error estimate in one dimension and Genz-Malik's degree-7 rule
+ * with its embedded degree-5 rule in several; then it splits the regions
+ * with the largest errors (bisection along the axis of largest fourth
+ * difference) and retires regions whose error is negligible against the
+ * tolerance (their estimate and error become part of a finished sum, so
+ * memory stays bounded).  The error estimate is the sum of the regions'. */
+#define GQ_ADAPTIVE_MAX_DIM 8
+#define GQ_ADAPTIVE_DEFAULT_MAX_EVALS UINT64_C(1000000000)
+#define GQ_ADAPTIVE_DEFAULT_MAX_REGIONS UINT64_C(1048576)
+
+typedef struct {
+  int dims;                        /* 1 .. GQ_ADAPTIVE_MAX_DIM                     */
+  double a[GQ_ADAPTIVE_MAX_DIM];   /* limits per axis; either may be infinite (the */
+  double b[GQ_ADAPTIVE_MAX_DIM];   /* box rules' change of variables), b < a negates */
+  double epsrel, epsabs;           /* stop when error <= max(epsabs, epsrel |I|)  */
+  uint64_t max_evals;              /* evaluations of f at most (>= one pass)       */
+  uint64_t max_regions;            /* regions held at once at most                */
+} gq_adaptive_options;
+
+/* dims = 1 on [0, 1], epsrel 1e-6, epsabs 0, the default limits.  GQ_EINVAL for NULL. */
+int gq_adaptive_options_init(gq_adaptive_options *opt);
+
+/* Why the subdivision stopped. */
+typedef enum {
+  GQ_ADAPTIVE_REACHED = 0,     /* error <= max(epsabs, epsrel |I|)                        */
+  GQ_ADAPTIVE_MAX_EVALS = 1,   /* the next pass would pass max_evals                      */
+  GQ_ADAPTIVE_MAX_REGIONS = 2, /* the region store is full                                */
+  GQ_ADAPTIVE_ROUNDOFF = 3     /* the regions left to split are too narrow to cut in two  */
+} gq_adaptive_stop;
+
+typedef struct {
+  double estimate;        /* the sum of the regions' estimates                      */
+  double abserr;          /* the sum of their error estimates                       */
+  double tolerance;       /* max(epsabs, epsrel |estimate|)                         */
+  int reached;            /* abserr <= tolerance                                    */
+  gq_adaptive_stop stop;
+  uint64_t evaluations;   /* of f                                                   */
+  uint64_t regions;       /* in the final partition (held and retired)              */
+  uint64_t passes;
+  uint64_t max_held;      /* the most regions held at once                          */
+  int dims;
+  const char *rule;       /* "gauss-kronrod G7-K15" or "genz-malik 7-5"             */
+  const char *change;     /* an infinite limit's change of variables, or ""         */
+  double kernel_ms;       /* device time of the evaluations (CUDA events) or CPU time */
+  double compile_ms;      /* NVRTC compilation or cache load                        */
+  int jit;                /* GQ_JIT_*                                               */
+  int backend;            /* GQ_BACKEND_*                                           */
+} gq_adaptive_result;
+
+/* The integral of f over the box of opt, to max(epsabs, epsrel |I|).
+ * GQ_SUCCESS whether or not the accuracy was reached: r->reached and
+ * r->stop say which, with the estimate and the error reached filled in.
+ * GQ_EINVAL for dims outside 1 .. GQ_ADAPTIVE_MAX_DIM, an integrand using a
+ * variable beyond dims, NaN or empty-infinite limits, epsrel < 0 or NaN,
+ * epsabs < 0 or NaN, both zero, epsrel > 0 below 50 eps (unreachable in
+ * double), max_evals below one pass, max_regions below the first pass'
+ * regions; GQ_EDOM when f is not finite at a point of a rule (the message
+ * names the region); GQ_ENOMEM when the store cannot be allocated. */
+int gq_integrate_adaptive(gq_context *ctx, const gq_integrand *f, const gq_adaptive_options *opt,
+                          gq_adaptive_result *r);
+/* "reached", "max-evals", "max-regions", "roundoff"; NULL for no such value. */
+const char *gq_adaptive_stop_name(gq_adaptive_stop stop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -113,6 +113,10 @@ void json_uint(json_writer *w, const char *key, uint64_t value);
 void json_bool(json_writer *w, const char *key, int value);
 void json_raw(json_writer *w, const char *key, const char *json); /* already JSON: an array */
 void json_end(json_writer *w);
+/* Limits: one number for one dimension, else an array; "inf", "-inf" as strings (cmd_integrate.c). */
+void cli_json_limits(json_writer *w, const char *key, int dims, const double *v);
+/* "exact", "gsl_integration_qags", ... "hcubature": a GQ_REFERENCE_* method (cmd_integrate.c). */
+const char *cli_reference_method(int method);
 
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
@@ -122,6 +126,9 @@ void usage_integrate(FILE *out);
 int integrate_data_wanted(int argc, char **argv, int first);
 int cmd_integrate_data(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate_data(FILE *out);
+/* --rule=adaptive (cmd_integrate_adaptive.c, issue 16) */
+int integrate_adaptive_wanted(int argc, char **argv, int first);
+int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms);
 /* gpuquad mc (cmd_mc.c) */
 int cmd_mc(int argc, char **argv, int first, double t_start_ms);
 void usage_mc(FILE *out);

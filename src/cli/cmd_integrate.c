@@ -15,16 +15,17 @@ void usage_integrate(FILE *out)
 {
   fputs("Usage: gpuquad [integrate] [--f=NAME] [--a=A] [--b=B] [--n=N] [OPTION]...\n"
         "Integrate f over [a, b] (or a box in up to 6 dimensions) with a composite\n"
-        "Newton-Cotes or Gauss-Legendre rule, on the GPU (or the CPU), and check the\n"
-        "result against GSL (libcubature in several dimensions).\n"
+        "Newton-Cotes or Gauss-Legendre rule, or adaptively to a tolerance, on the GPU\n"
+        "(or the CPU), and check the result against GSL (libcubature in several\n"
+        "dimensions).\n"
         "\n"
         "  --f=F                integrand: a built-in name (default circle; --list\n"
         "                       shows them) or an expression in x (x1..xD with\n"
         "                       --dim; x, y, z mean x1, x2, x3), e.g.\n"
         "                       --f='exp(-x*x)*cos(3*x)' (grammar: gpuquad(1))\n"
-        "  --dim=D              dimensions, 1 (default) to 6: a product grid of the\n"
-        "                       rule; --a, --b and --n take one value for every\n"
-        "                       axis or a comma list, one per axis\n"
+        "  --dim=D              dimensions, 1 (default) to 6 (8 with --rule=adaptive):\n"
+        "                       a product grid of the rule; --a, --b and --n take\n"
+        "                       one value for every axis or a comma list, one per axis\n"
         "  --param NAME=VALUE   a parameter the expression uses (repeatable)\n"
         "  --a=A, --b=B         limits (default: the built-in's, [0, 1] for an\n"
         "                       expression); b < a negates;\n"
@@ -38,7 +39,15 @@ void usage_integrate(FILE *out)
         "  --rule=R             trapezoid (default; any n), simpson (n even),\n"
         "                       boole (n a multiple of 4), or gauss-legendre[:K]\n"
         "                       (n panels of K nodes, 2 <= K <= 64, default 8); error\n"
-        "                       estimate from a lower-order rule of the same pass\n"
+        "                       estimate from a lower-order rule of the same pass;\n"
+        "                       or adaptive: subdivide to --epsrel/--epsabs, in up to\n"
+        "                       8 dimensions (G7-K15 in 1-D, Genz-Malik in several;\n"
+        "                       no --n); exit 1 if the accuracy is not reached\n"
+        "  --epsrel=R           adaptive: relative tolerance (default 1e-6; 0 with\n"
+        "                       --epsabs: absolute only)\n"
+        "  --epsabs=A           adaptive: absolute tolerance (default 0); the goal is\n"
+        "                       error <= max(A, R |I|)\n"
+        "  --max-evals=N        adaptive: evaluations of f at most (default 1e9)\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
         "  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
@@ -55,7 +64,8 @@ void usage_integrate(FILE *out)
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
-  fputs("\nExit status: 0 ok, 1 check failed or not made, 2 bad input, 3 computation failed.\n", out);
+  fputs("\nExit status: 0 ok, 1 check failed or not made (or the adaptive tolerance not\n"
+        "reached), 2 bad input, 3 computation failed.\n", out);
 }
 
 static void list_integrands(FILE *out)
@@ -88,6 +98,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
   if (integrate_data_wanted(argc, argv, first)) /* gpuquad integrate DATA */
     return cmd_integrate_data(argc, argv, first, t_start_ms);
+  if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
+    return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
   int help = 0, list = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
@@ -189,10 +201,21 @@ static int build_box(const gq_integrand *f, int dims, const integrate_options *o
   return EXIT_OK;
 }
 
-/* A JSON member: one number for one dimension, else an array. */
-static void json_limits(json_writer *w, const char *key, int dims, const double *v)
+/* The name of a GQ_REFERENCE_* method (cli.h). */
+const char *cli_reference_method(int method)
 {
-  char text[GQ_MAX_DIM * 32 + 4];
+  static const char *const methods[] = {
+    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
+    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
+    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
+    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
+  return methods[method];
+}
+
+/* A JSON member: one number for one dimension, else an array (cli.h). */
+void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
+{
+  char text[GQ_ADAPTIVE_MAX_DIM * 32 + 4];
   size_t at = 0;
   for (int d = 0; d < dims; d++) {
     /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */
@@ -284,12 +307,7 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   const double wall_ms = cli_wall_ms() - o->t_start_ms;
   const double pps = r.kernel_ms > 0 ? r.points / (r.kernel_ms * 1e-3) : NAN;
   const char *backend = gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu";
-  static const char *const methods[] = {
-    [GQ_REFERENCE_EXACT] = "exact", [GQ_REFERENCE_QAGS] = "gsl_integration_qags",
-    [GQ_REFERENCE_QAGI] = "gsl_integration_qagi", [GQ_REFERENCE_QAGIU] = "gsl_integration_qagiu",
-    [GQ_REFERENCE_QAGIL] = "gsl_integration_qagil", [GQ_REFERENCE_SEPARABLE] = "separable",
-    [GQ_REFERENCE_HCUBATURE] = "hcubature"};
-  const char *ref_method = methods[ref.method];
+  const char *ref_method = cli_reference_method(ref.method);
   char rule_name[32];
   if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
     snprintf(rule_name, sizeof rule_name, "gauss-legendre:%d", r.nodes);
@@ -305,8 +323,8 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     json_string(&w, "formula", gq_integrand_formula(f));
     if (!line)
       json_uint(&w, "dims", (uint64_t)dims);
-    json_limits(&w, "a", dims, box.a);
-    json_limits(&w, "b", dims, box.b);
+    cli_json_limits(&w, "a", dims, box.a);
+    cli_json_limits(&w, "b", dims, box.b);
     if (dims == 1) {
       json_uint(&w, "n", n);
     } else {

@@ -236,14 +236,14 @@ int gq_integrand_changed_axes(const gq_integrand *f, int dims, const char *const
 {
   if (out)
     *out = NULL;
-  if (!out || !f || !phi || !dphi || !guard || dims < 1 || dims > GQ_MAX_DIM)
+  if (!out || !f || !phi || !dphi || !guard || dims < 1 || dims > GQ_EXPR_MAX_DIMS)
     return gq_fail(GQ_EINVAL, "gq_integrand_changed_axes: bad argument");
   /* f(phi(t)) is f with each changed x_d replaced by phi_d; g(t) =
    * if(guard_1, ... if(guard_D, f(phi(t)) * phi_1'(t_1) ... , 0) ..., 0) is
    * then read from text, whose parse folds the constants of a constant f
    * (the canonical text reads back as the same tree). */
   gq_integrand *r = calloc(1, sizeof *r);
-  gq_expr *own = NULL, *map[GQ_MAX_DIM] = {NULL}, *inner = NULL, *g = NULL;
+  gq_expr *own = NULL, *map[GQ_EXPR_MAX_DIMS] = {NULL}, *inner = NULL, *g = NULL;
   char *inner_text = NULL, *text = NULL;
   int status = r ? GQ_SUCCESS : GQ_ENOMEM;
   if (status == GQ_SUCCESS && f->id >= 0) /* the formula is the built-in, to the bit */

@@ -178,6 +178,14 @@ int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum s
 int gq_cpu_product_nonfinite(const gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first);
 int gq_cuda_product_sum(struct gq_cuda_state *st, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
 int gq_cuda_product_nonfinite(struct gq_cuda_state *st, const gq_product_sum *p, uint64_t *count, uint64_t *first);
+/* Axis d (0-based) of a box with an infinite limit: the change of variables
+ * (texts in x<d+1>, written to texts) of gq_integrand_changed_axes, its
+ * t-interval and the sign of reversed limits (product.c; also adaptive.c). */
+typedef struct {
+  const char *phi, *dphi, *guard;
+  double t0, t1, sign;
+} gq_axis_change;
+int gq_box_change_of(double a, double b, int d, gq_axis_change *c, char texts[3][96]);
 /* kernels/product.cu: compile f's product-grid kernels for sm_<cc> (tests). */
 int gq_jit_product_compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
                                 size_t *cubin_size);

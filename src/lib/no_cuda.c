@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "adaptive_internal.h"
 #include "hist_internal.h"
 #include "sampled.h"
 
@@ -127,3 +128,20 @@ int gq_cuda_hist_method_for(struct gq_cuda_state *st, uint32_t keys, int sum)
   (void)st; (void)keys; (void)sum;
   return GQ_HIST_GLOBAL;
 }
+
+/* adaptive cubature's regions */
+int gq_cuda_adaptive_open(struct gq_cuda_state *st, const gq_integrand *g, int dims,
+                          gq_cuda_adaptive **out, gq_grid_info *info)
+{
+  (void)st; (void)g; (void)dims; (void)info;
+  *out = NULL;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_batch *b, double *ms)
+{
+  (void)s; (void)b; (void)ms;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_adaptive_close(gq_cuda_adaptive *s) { (void)s; }

@@ -236,14 +236,8 @@ static void point_of(const gq_product_sum *p, uint64_t i, double *x)
   }
 }
 
-/* Per axis: the change of variables of an infinite axis (rules.c's table),
- * its t-interval and the sign of reversed limits. */
-typedef struct {
-  const char *phi, *dphi, *guard;
-  double t0, t1, sign;
-} axis_change;
-
-static int change_of(double a, double b, int d, axis_change *c, char texts[3][96])
+/* The change of variables of an infinite axis (rules.c's table): internal.h. */
+int gq_box_change_of(double a, double b, int d, gq_axis_change *c, char texts[3][96])
 {
   const double lo = fmin(a, b), hi = fmax(a, b);
   const int v = d + 1;
@@ -434,8 +428,8 @@ int gq_integrate_box(gq_context *ctx, const gq_integrand *f, gq_rule_spec spec, 
     const char *phi[GQ_MAX_DIM] = {NULL}, *dphi[GQ_MAX_DIM] = {NULL}, *guard[GQ_MAX_DIM] = {NULL};
     for (int d = 0; d < box->dims; d++)
       if (isinf(box->a[d]) || isinf(box->b[d])) {
-        axis_change c;
-        change_of(box->a[d], box->b[d], d, &c, texts[d]);
+        gq_axis_change c;
+        gq_box_change_of(box->a[d], box->b[d], d, &c, texts[d]);
         phi[d] = c.phi;
         dphi[d] = c.dphi;
         guard[d] = c.guard;

@@ -132,6 +132,12 @@ int gq_separable_reference(const gq_integrand *f, const gq_box *box, gq_referenc
  * its tolerance, with its estimate in ref, or without libcubature. */
 int gq_hcubature_reference(const gq_integrand *f, const gq_box *box, gq_reference *ref);
 
+/* ---- adaptive cubature (adaptive.c) --------------------------------------- */
+/* r (gq_integrate_adaptive's over o's box) against gq_integrate_reference_box
+ * in up to GQ_MAX_DIM dimensions (not made beyond), as gq_check_box. */
+int gq_check_adaptive(const gq_integrand *f, const gq_adaptive_options *o, const gq_adaptive_result *r,
+                      gq_reference *ref, double *tolerance, gq_check_outcome *out);
+
 /* ---- sampled data (samples.c) --------------------------------------------- */
 typedef struct {
   double value, tol;
