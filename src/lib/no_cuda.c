@@ -127,3 +127,9 @@ int gq_cuda_hist_method_for(struct gq_cuda_state *st, uint32_t keys, int sum)
   (void)st; (void)keys; (void)sum;
   return GQ_HIST_GLOBAL;
 }
+
+int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info)
+{
+  (void)st; (void)p; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
