@@ -4,6 +4,9 @@
 // values, four at a time (QuadMoments) x the fenced last block (LastBlock:
 // fixed merge order, so the same seed, n and device give the same bits).
 //
+// With the Sobol sampler (issue 17) the generator is engine/sobol_source.cuh's
+// SobolUniform, one batch per scrambling, in the same RandomSource.
+//
 // The expression's module is jit.cu's (one module source per expression and
 // precision); its Monte Carlo kernels are two: fast and exact functions.  As
 // for the grid, a sum that comes out NaN or Inf is done again with the
@@ -17,6 +20,7 @@
 #include "engine/kernel.cuh"
 #include "engine/launch.cuh"
 #include "engine/philox_source.cuh"
+#include "engine/sobol_source.cuh"
 #include "engine/tile_accumulators.cuh"
 
 namespace {
@@ -34,14 +38,19 @@ template <class Rows> struct McShape {
   }
 };
 
-void kernel_names(int cc_major, int dims, int dist, int precision, std::string want[2])
+const char *generator_name(int dist, int sampler)
+{
+  return sampler == GQ_SAMPLER_SOBOL ? "SobolUniform" : dist == GQ_MC_NORMAL ? "PhiloxNormal" : "PhiloxUniform";
+}
+
+void kernel_names(int cc_major, int dims, int dist, int sampler, int precision, std::string want[2])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     return McShape<decltype(rows)>::with(dims, [&](auto shape) {
       using S = decltype(shape);
       const char *real = real_name(precision);
       char gen[96], source[160], thread[64];
-      snprintf(gen, sizeof gen, "gq::%s<%d, %s>", dist == GQ_MC_NORMAL ? "PhiloxNormal" : "PhiloxUniform", dims, real);
+      snprintf(gen, sizeof gen, "gq::%s<%d, %s>", generator_name(dist, sampler), dims, real);
       snprintf(source, sizeof source, "gq::RandomSource<%s, %d, %s>", gen, dims, real);
       snprintf(thread, sizeof thread, "gq::QuadMoments<%d>", 4 * S::ITEMS);
       for (int fast = 0; fast <= 1; fast++)
@@ -51,15 +60,25 @@ void kernel_names(int cc_major, int dims, int dist, int precision, std::string w
   });
 }
 
+// jit.cu's module, and the Sobol generator where the sampler needs it.
+int module_source(const gq_integrand *f, int precision, int sampler, std::string *src)
+{
+  const int status = gq::jit_module_source(f, precision, src);
+  if (status == GQ_SUCCESS && sampler == GQ_SAMPLER_SOBOL)
+    *src += "#include \"sobol_source.cuh\"\n";
+  return status;
+}
+
 int load(gq_cuda_state *st, const gq_mc_batch *p, gq_jit_module **m, gq_grid_info *info)
 {
   char kind[64];
-  snprintf(kind, sizeof kind, "|mc|%d|%d|%s", p->dims, p->dist, real_name(p->precision));
+  snprintf(kind, sizeof kind, "|mc|%d|%d|%s%s", p->dims, p->dist, real_name(p->precision),
+           p->sampler == GQ_SAMPLER_SOBOL ? "|sobol" : "");
   std::string src, want[2];
-  const int status = gq::jit_module_source(p->f, p->precision, &src);
+  const int status = module_source(p->f, p->precision, p->sampler, &src);
   if (status != GQ_SUCCESS)
     return status;
-  kernel_names(st->cc_major, p->dims, p->dist, p->precision, want);
+  kernel_names(st->cc_major, p->dims, p->dist, p->sampler, p->precision, want);
   return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 2, m, info);
 }
 
@@ -68,7 +87,15 @@ template <int D, class Real, class Gen>
 gq::Problem<gq::RandomSource<Gen, D, Real>, gq::LastBlock> problem(gq_cuda_state *st, const gq_mc_batch *p)
 {
   gq::Problem<gq::RandomSource<Gen, D, Real>, gq::LastBlock> prob{};
-  prob.src.gen.seed = p->seed;
+  if constexpr (std::is_same<Gen, gq::SobolUniform<D, Real>>::value) {
+    for (int d = 0; d < D; d++) {
+      prob.src.gen.scramble[d] = p->scramble[d];
+      prob.src.gen.a[d] = p->a[d];
+      prob.src.gen.w[d] = p->w[d];
+    }
+  } else {
+    prob.src.gen.seed = p->seed;
+  }
   if constexpr (std::is_same<Gen, gq::PhiloxUniform<D, Real>>::value)
     for (int d = 0; d < D; d++) {
       prob.src.gen.a[d] = p->a[d];
@@ -99,6 +126,9 @@ int run_dims(gq_cuda_state *st, const gq_mc_batch *p, const void *kernel, int bl
     return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
   };
   const bool normal = p->dist == GQ_MC_NORMAL;
+  if (p->sampler == GQ_SAMPLER_SOBOL)
+    return p->precision == GQ_PRECISION_FLOAT ? go(problem<D, float, gq::SobolUniform<D, float>>(st, p))
+                                              : go(problem<D, double, gq::SobolUniform<D, double>>(st, p));
   if (p->precision == GQ_PRECISION_FLOAT)
     return normal ? go(problem<D, float, gq::PhiloxNormal<D, float>>(st, p))
                   : go(problem<D, float, gq::PhiloxUniform<D, float>>(st, p));
@@ -154,8 +184,11 @@ extern "C" int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist,
                                       size_t *cubin_size)
 {
   std::string src, want[2], cubin, names[2];
-  int status = gq::jit_module_source(f, precision, &src);
-  kernel_names(cc / 10, dims, dist, precision, want);
+  const int sampler = dist == GQ_MC_SOBOL_COMPILE ? GQ_SAMPLER_SOBOL : GQ_SAMPLER_PHILOX;
+  if (sampler == GQ_SAMPLER_SOBOL)
+    dist = GQ_MC_UNIFORM;
+  int status = module_source(f, precision, sampler, &src);
+  kernel_names(cc / 10, dims, dist, sampler, precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 2, &cubin, names);
   *cubin_size = cubin.size();

@@ -984,6 +984,71 @@ int gq_integrate_adaptive(gq_context *ctx, const gq_integrand *f, const gq_adapt
                           gq_adaptive_result *r);
 /* "reached", "max-evals", "max-regions", "roundoff"; NULL for no such value. */
 const char *gq_adaptive_stop_name(gq_adaptive_stop stop);
+/* ---- vegas ---- */
+/* Two samplers for gq_mc_options' uniform box (dist GQ_MC_UNIFORM, no tol),
+ * both on either backend with the same points per seed.
+ *
+ * VEGAS+ (G. P. Lepage, "Adaptive multidimensional integration: VEGAS
+ * enhanced", J. Comput. Phys. 439, 2021): each axis has a grid of `bins`
+ * increments through which the points are mapped (importance sampling), and
+ * the box is cut into strata^dims hypercubes, each given at least 2 of the
+ * iteration's samples (adaptive stratification).  After each iteration the
+ * grids are refined from the smoothed, damped (alpha) bin weights of (f J)^2
+ * and the samples reallocated in proportion to sigma_h^beta, sigma_h f J's
+ * spread in hypercube h.  opt->n samples are split evenly over warmup +
+ * iterations passes (strata: the most with >= 4 samples a hypercube, at most
+ * GQ_VEGAS_MAX_HCUBES hypercubes); the estimate is the weighted average of
+ * the iterations after the warm-up, weights 1 / sigma_i^2. */
+#define GQ_VEGAS_MAX_BINS 4096
+#define GQ_VEGAS_MAX_ITERATIONS 1000
+typedef struct {
+  int iterations; /* averaged, 1..GQ_VEGAS_MAX_ITERATIONS (default 10)        */
+  int warmup;     /* adapt only, 0..GQ_VEGAS_MAX_ITERATIONS (default 5)       */
+  int bins;       /* increments per axis, 2..GQ_VEGAS_MAX_BINS (default 512),
+                     at most (samples per iteration) / 8                     */
+  double alpha;   /* grid damping: 0 (the grid stays even) .. 2 (default 0.5) */
+  double beta;    /* stratification: 0 (even) .. 1 (default 0.75)            */
+} gq_vegas_options;
+
+/* The defaults above.  GQ_EINVAL for NULL. */
+int gq_vegas_options_init(gq_vegas_options *v);
+
+typedef struct {
+  gq_mc_result mc; /* integral and integral_se (sqrt(1 / sum 1/sigma_i^2));
+                      mean and se the same over the volume; sd = se sqrt(n),
+                      the spread plain sampling would need for that se;
+                      ci_low, ci_high: +-1.96 se; n = every evaluation,
+                      warm-up included                                      */
+  double chi2_dof; /* sum (I_i - I)^2 / sigma_i^2 / (iterations - 1) over the
+                      iterations averaged (0 for a single one)              */
+  double chi2_q;   /* its upper tail probability: below GQ_VEGAS_CHI2_Q the
+                      iterations disagree and the error is not to be trusted */
+  int iterations;  /* averaged                                              */
+  int strata;      /* hypercubes per axis                                   */
+  int bins;        /* increments per axis used                              */
+} gq_vegas_result;
+/* The chi^2 alarm: a chance of 1e-5 for consistent iterations. */
+#define GQ_VEGAS_CHI2_Q 1e-5
+
+/* VEGAS+ for the integral of f over opt's box.  GQ_EINVAL for bad options
+ * (those of gq_mc_mean, normal dist, tol, v's ranges, opt->n below 8 samples
+ * a hypercube... see gq_vegas_options, n above 2^44); GQ_EDOM when f is not
+ * finite at a sample or the integral overflows. */
+int gq_mc_vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, const gq_vegas_options *v,
+                gq_vegas_result *r);
+
+/* Owen-scrambled Sobol points (sobol.h: Joe-Kuo directions, Burley's hashed
+ * nested uniform scrambling): `scramblings` independent scramblings of the
+ * first m points of the sequence, m = opt->n / scramblings rounded up to a
+ * power of two (so r->n may exceed opt->n; at most 2^32).  The mean is the
+ * average of the scramblings' means, se their standard deviation over
+ * sqrt(scramblings), and the 95% interval mean -+ t se with Student's t of
+ * scramblings - 1 degrees of freedom; sd is the pooled spread of f over all
+ * points.  scramblings 2..GQ_SOBOL_MAX_SCRAMBLINGS; errors as gq_mc_vegas. */
+#define GQ_SOBOL_SCRAMBLINGS 16
+#define GQ_SOBOL_MAX_SCRAMBLINGS 4096
+int gq_mc_sobol(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, int scramblings,
+                gq_mc_result *r);
 
 #ifdef __cplusplus
 }

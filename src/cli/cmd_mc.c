@@ -33,8 +33,22 @@ void usage_mc(FILE *out)
         "                       --tol, the most samples to draw (default 2^30)\n"
         "  --seed=S             Philox key, 0..2^64-1 (default 0): the same seed, n and\n"
         "                       device give the same result\n"
-        "  --method=fused       the one method (Philox inside the reduction), accepted\n"
-        "                       for scripts; cuRAND's host API: bench/bench_mc_curand\n"
+        "  --method=M           plain (default; 'fused' is the same): n independent\n"
+        "                       points; or vegas: VEGAS+ (adaptive importance grids and\n"
+        "                       stratification; uniform only), n samples split evenly\n"
+        "                       over --warmup + --iterations iterations\n"
+        "  --sampler=S          philox (default) or sobol (plain, uniform): Owen-scrambled\n"
+        "                       Sobol points, --scramblings of n / scramblings points\n"
+        "                       each, rounded up to a power of two (said)\n"
+        "  --scramblings=R      sobol: independent scramblings, 2..4096 (default 16);\n"
+        "                       the standard error is their spread, the 95% interval\n"
+        "                       Student's t with R - 1 degrees of freedom\n"
+        "  --iterations=K       vegas: iterations averaged, 1..1000 (default 10)\n"
+        "  --warmup=W           vegas: iterations that only adapt, 0..1000 (default 5)\n"
+        "  --bins=B             vegas: grid increments per axis, 2..4096 (default 512;\n"
+        "                       at most the samples of an iteration / 8)\n"
+        "  --alpha=A            vegas: grid damping, 0 (fixed grid) .. 2 (default 0.5)\n"
+        "  --beta=B             vegas: stratification, 0 (even) .. 1 (default 0.75)\n"
         "  --tol=ABS            stop once the standard error of the mean is below ABS;\n"
         "                       exit 1 if it is not after --n samples\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
@@ -44,7 +58,8 @@ void usage_mc(FILE *out)
         "                       Monte Carlo (Mersenne Twister) for normal; exit 1 when\n"
         "                       the z-score of the difference is beyond 5, or when\n"
         "                       the check cannot be made (in one dimension: f has no\n"
-        "                       mean or an infinite variance)\n"
+        "                       mean or an infinite variance); vegas: also when the\n"
+        "                       iterations disagree (chi2/dof with a tail below 1e-5)\n"
         "  --exact=V            compare with this exact value of the integral instead\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
         "  --json               one JSON object instead of the table\n"
@@ -60,6 +75,8 @@ void usage_mc(FILE *out)
 typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *dist_text, *n_text, *seed_text, *method_text, *tol_text,
       *device_text, *precision_text, *exact_text;
+  /* issue 17: VEGAS+ and Sobol (NULL: not given) */
+  const char *sampler_text, *scramblings_text, *iterations_text, *warmup_text, *bins_text, *alpha_text, *beta_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
 } mc_options;
@@ -108,8 +125,8 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
 {
-  mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "fused", NULL, "auto", "double", NULL,
-                  1, 0, 0, 0, t_start_ms};
+  mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "plain", NULL, "auto", "double", NULL,
+                  "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms};
   int help = 0, nparams = 0;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
@@ -126,6 +143,13 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     {"device", OPT_VALUE, &o.device_text, NULL, 0},
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"exact", OPT_VALUE, &o.exact_text, NULL, 0},
+    {"sampler", OPT_VALUE, &o.sampler_text, NULL, 0},
+    {"scramblings", OPT_VALUE, &o.scramblings_text, NULL, 0},
+    {"iterations", OPT_VALUE, &o.iterations_text, NULL, 0},
+    {"warmup", OPT_VALUE, &o.warmup_text, NULL, 0},
+    {"bins", OPT_VALUE, &o.bins_text, NULL, 0},
+    {"alpha", OPT_VALUE, &o.alpha_text, NULL, 0},
+    {"beta", OPT_VALUE, &o.beta_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
     {"json", OPT_FLAG, NULL, &o.json, 1},
@@ -161,6 +185,84 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   rc = run_mc(f, (int)dims, &o);
   gq_integrand_free(f);
   return rc;
+}
+
+/* How the points are drawn: --method, --sampler and their options. */
+typedef struct {
+  int vegas, sobol, scramblings;
+  gq_vegas_options v;
+} sampling;
+
+static int parse_bounded(const char *name, const char *text, uint64_t min, uint64_t max, int *out)
+{
+  char err[128];
+  uint64_t v;
+  if (gq_parse_whole(text, min, max, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--%s=%s: %s", name, text, err);
+  *out = (int)v;
+  return EXIT_OK;
+}
+
+static int parse_unit(const char *name, const char *text, double max, double *out)
+{
+  char err[128];
+  if (gq_parse_real(text, out, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--%s=%s: %s", name, text, err);
+  if (!(*out >= 0.0 && *out <= max))
+    return cli_error(EXIT_USAGE, "--%s=%s: must be between 0 and %g", name, text, max);
+  return EXIT_OK;
+}
+
+/* --method, --sampler and the options of each; an option of the method or
+ * sampler not chosen is an error rather than silently ignored. */
+static int parse_sampling(const mc_options *o, const gq_mc_options *opt, sampling *s)
+{
+  memset(s, 0, sizeof *s);
+  gq_vegas_options_init(&s->v);
+  s->scramblings = GQ_SOBOL_SCRAMBLINGS;
+  /* The cuRAND host-API comparison left the library for bench/, so that
+   * gpuquad links no cuRAND; --method=fused (plain) stays valid for scripts. */
+  if (strcmp(o->method_text, "host-api") == 0)
+    return cli_error(EXIT_USAGE, "--method=host-api: the cuRAND host-API comparison is bench/bench_mc_curand "
+                                 "(make bench), no longer gpuquad mc");
+  if (strcmp(o->method_text, "vegas") == 0)
+    s->vegas = 1;
+  else if (strcmp(o->method_text, "plain") != 0 && strcmp(o->method_text, "fused") != 0)
+    return cli_error(EXIT_USAGE, "--method=%s: expected plain or vegas", o->method_text);
+  if (strcmp(o->sampler_text, "sobol") == 0)
+    s->sobol = 1;
+  else if (strcmp(o->sampler_text, "philox") != 0)
+    return cli_error(EXIT_USAGE, "--sampler=%s: expected philox or sobol", o->sampler_text);
+  const char *vegas_only[][2] = {{"iterations", o->iterations_text}, {"warmup", o->warmup_text},
+                                 {"bins", o->bins_text}, {"alpha", o->alpha_text}, {"beta", o->beta_text}};
+  for (size_t k = 0; k < sizeof vegas_only / sizeof vegas_only[0]; k++)
+    if (vegas_only[k][1] && !s->vegas)
+      return cli_error(EXIT_USAGE, "--%s applies to --method=vegas only", vegas_only[k][0]);
+  if (o->scramblings_text && !s->sobol)
+    return cli_error(EXIT_USAGE, "--scramblings applies to --sampler=sobol only");
+  if (s->vegas && s->sobol)
+    return cli_error(EXIT_USAGE, "--sampler=sobol: VEGAS draws its own points (Philox); use one or the other");
+  if ((s->vegas || s->sobol) && opt->dist != GQ_MC_UNIFORM)
+    return cli_error(EXIT_USAGE, "--%s: %s fills a box; --dist=normal is plain Philox sampling only",
+                     s->vegas ? "method=vegas" : "sampler=sobol", s->vegas ? "VEGAS" : "Sobol");
+  if ((s->vegas || s->sobol) && o->tol_text)
+    return cli_error(EXIT_USAGE, "--tol: stopping early is plain Philox sampling only");
+  int rc = EXIT_OK;
+  if (o->iterations_text && (rc = parse_bounded("iterations", o->iterations_text, 1, GQ_VEGAS_MAX_ITERATIONS,
+                                                &s->v.iterations)) != EXIT_OK)
+    return rc;
+  if (o->warmup_text && (rc = parse_bounded("warmup", o->warmup_text, 0, GQ_VEGAS_MAX_ITERATIONS, &s->v.warmup)))
+    return rc;
+  if (o->bins_text && (rc = parse_bounded("bins", o->bins_text, 2, GQ_VEGAS_MAX_BINS, &s->v.bins)) != EXIT_OK)
+    return rc;
+  if (o->alpha_text && (rc = parse_unit("alpha", o->alpha_text, 2.0, &s->v.alpha)) != EXIT_OK)
+    return rc;
+  if (o->beta_text && (rc = parse_unit("beta", o->beta_text, 1.0, &s->v.beta)) != EXIT_OK)
+    return rc;
+  if (o->scramblings_text &&
+      (rc = parse_bounded("scramblings", o->scramblings_text, 2, GQ_SOBOL_MAX_SCRAMBLINGS, &s->scramblings)))
+    return rc;
+  return EXIT_OK;
 }
 
 /* the command line -> gq_mc_options */
@@ -200,8 +302,6 @@ static int build_options(const mc_options *o, int dims, gq_mc_options *opt, doub
   if (strcmp(o->method_text, "host-api") == 0)
     return cli_error(EXIT_USAGE, "--method=host-api: the cuRAND host-API comparison is bench/bench_mc_curand "
                                  "(make bench), no longer gpuquad mc");
-  if (strcmp(o->method_text, "fused") != 0)
-    return cli_error(EXIT_USAGE, "--method=%s: expected fused (the one method)", o->method_text);
   if (o->tol_text && gq_parse_real(o->tol_text, &opt->tol, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--tol=%s: %s", o->tol_text, err);
   if (o->tol_text && !(opt->tol > 0))
@@ -236,6 +336,9 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   int rc = build_options(o, dims, &opt, &exact, &has_exact);
   if (rc != EXIT_OK)
     return rc;
+  sampling how;
+  if ((rc = parse_sampling(o, &opt, &how)) != EXIT_OK)
+    return rc;
   gq_context *ctx;
   if ((rc = cli_open_context(o->device_text, o->quiet, &ctx)) != EXIT_OK)
     return rc;
@@ -249,7 +352,16 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   }
 #endif
   gq_mc_result r;
-  int status = gq_mc_mean(ctx, f, &opt, &r);
+  gq_vegas_result vr;
+  int status;
+  if (how.vegas) {
+    status = gq_mc_vegas(ctx, f, &opt, &how.v, &vr);
+    r = vr.mc;
+  } else if (how.sobol) {
+    status = gq_mc_sobol(ctx, f, &opt, how.scramblings, &r);
+  } else {
+    status = gq_mc_mean(ctx, f, &opt, &r);
+  }
   if (progress.shown)
     fputc('\n', stderr);
   if (status != GQ_SUCCESS) {
@@ -272,6 +384,17 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
       gq_context_free(ctx);
       return rc;
     }
+  }
+  /* VEGAS's own check: iterations that disagree make its error a guess */
+  const int chi2_failed = how.vegas && vr.chi2_q < GQ_VEGAS_CHI2_Q;
+  if (checked && chi2_failed) {
+    char first[sizeof outcome.message];
+    snprintf(first, sizeof first, "%s", outcome.verdict == GQ_CHECK_PASSED ? "" : outcome.message);
+    outcome.verdict = GQ_CHECK_FAILED;
+    snprintf(outcome.message, sizeof outcome.message,
+             "vegas: the iterations disagree, chi2/dof = %.3g over %d iterations (tail probability %.2g < %g): "
+             "the error estimate is not to be trusted (more samples, more --warmup, or a smaller --alpha)%s%.200s",
+             vr.chi2_dof, vr.iterations, vr.chi2_q, GQ_VEGAS_CHI2_Q, first[0] ? "; " : "", first);
   }
   const int passed = outcome.verdict == GQ_CHECK_PASSED;
   const int tol_missed = opt.tol > 0.0 && !r.stopped_by_tol;
@@ -301,7 +424,20 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     json_uint(&w, "n", r.n);
     json_uint(&w, "n_requested", opt.n);
     json_uint(&w, "seed", r.seed);
-    json_string(&w, "method", o->method_text);
+    json_string(&w, "method", how.vegas ? "vegas" : "plain");
+    json_string(&w, "sampler", how.sobol ? "sobol" : "philox");
+    if (how.sobol)
+      json_uint(&w, "scramblings", (uint64_t)how.scramblings);
+    if (how.vegas) {
+      json_number(&w, "chi2_dof", vr.chi2_dof);
+      json_number(&w, "chi2_q", vr.chi2_q);
+      json_uint(&w, "iterations", (uint64_t)vr.iterations);
+      json_uint(&w, "warmup", (uint64_t)how.v.warmup);
+      json_uint(&w, "strata", (uint64_t)vr.strata);
+      json_uint(&w, "bins", (uint64_t)vr.bins);
+      json_number(&w, "alpha", how.v.alpha);
+      json_number(&w, "beta", how.v.beta);
+    }
     json_string(&w, "precision", o->precision_text);
     json_number(&w, "mean", r.mean);
     json_number(&w, "sd", r.sd);
@@ -339,7 +475,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   } else {
     printf("mc %s, %d dimension%s, ", gq_integrand_formula(f), opt.dims, opt.dims == 1 ? "" : "s");
     print_box(&opt);
-    printf(" (%s, %s)\n", o->method_text, o->precision_text);
+    printf(" (%s, %s, %s)\n", how.vegas ? "vegas" : "plain", how.sobol ? "sobol" : "philox", o->precision_text);
     printf("  mean         %.17g\n", r.mean);
     printf("  sd           %.6g\n", r.sd);
     printf("  std. error   %.6g\n", r.se);
@@ -357,6 +493,15 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
       printf("  backend      %s\n", gq_context_device_name(ctx));
     printf("  samples      %llu%s\n", (unsigned long long)r.n,
            r.stopped_by_tol ? "  (stopped: --tol reached)" : tol_missed ? "  (all drawn: --tol NOT reached)" : "");
+    if (how.sobol)
+      printf("  scramblings  %d x %llu points%s\n", how.scramblings, (unsigned long long)(r.n / how.scramblings),
+             r.n != opt.n ? "  (n rounded up: a power of two per scrambling)" : "");
+    if (how.vegas) {
+      printf("  chi2/dof     %.3f  (%d iterations after %d of warm-up; tail %.2g)%s\n", vr.chi2_dof, vr.iterations,
+             how.v.warmup, vr.chi2_q, chi2_failed ? ": the iterations DISAGREE" : "");
+      printf("  adaptation   %d bins per axis (alpha %g), %d^%d hypercubes (beta %g)\n", vr.bins, how.v.alpha,
+             vr.strata, opt.dims, how.v.beta);
+    }
     printf("  seed         %llu\n", (unsigned long long)r.seed);
     if (r.jit != GQ_JIT_NONE)
       printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);

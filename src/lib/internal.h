@@ -266,7 +266,10 @@ int gq_cuda_stream(struct gq_cuda_state *st, gq_reduce_kind kind, gq_stream_src 
 /* ---- Monte Carlo (mc.c, cpu/driver.c, kernels/mc.cu) ----------------------
  * One batch: samples [first, first + count) of the Philox layout of
  * philox.h (first a multiple of 4), x = a + w u (uniform) or Box-Muller
- * normals, g (f = scale * g) at each, shifted sums around `shift` of g. */
+ * normals, g (f = scale * g) at each, shifted sums around `shift` of g.
+ * With sampler GQ_SAMPLER_SOBOL, u is point `first + k` of the Sobol
+ * sequence (uniform only), dimension d scrambled by scramble[d] (sobol.h). */
+enum { GQ_SAMPLER_PHILOX = 0, GQ_SAMPLER_SOBOL = 1 };
 typedef struct {
   const gq_integrand *f; /* an expression (built-ins are parsed from their formula) */
   int dims, dist, precision;
@@ -275,6 +278,8 @@ typedef struct {
   uint64_t seed;
   uint64_t first, count;
   unsigned blocks;
+  int sampler;                              /* GQ_SAMPLER_*             */
+  unsigned int scramble[GQ_MC_MAX_DIMS];    /* Sobol: gq_sobol_seed's   */
 } gq_mc_batch;
 
 /* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend
@@ -282,6 +287,47 @@ typedef struct {
 void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x);
 int gq_cpu_mc_batch(const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
 int gq_cuda_mc_batch(struct gq_cuda_state *st, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+/* mc.c, shared with sobol.c and vegas.c: the options' verdict, and the shift
+ * K (the mean of g over the first samples of p's stream). */
+int gq_mc_validate(const gq_integrand *f, const gq_mc_options *o);
+double gq_mc_pilot_shift(const gq_mc_batch *p, uint64_t n);
+/* r before a run: NaN estimates, the options' seed and precision. */
+void gq_mc_result_start(gq_mc_result *r, const gq_context *ctx, const gq_mc_options *o);
+/* *f as an expression: a built-in is parsed from its formula into *parsed
+ * (to be freed; NULL when f already is one). */
+int gq_mc_expression(const gq_integrand **f, gq_integrand **parsed);
+/* r's volume, integral and integral_se from its mean and se over o's box;
+ * GQ_EDOM when the integral overflows. */
+int gq_mc_box_integral(gq_mc_result *r, const gq_mc_options *o);
+
+/* ---- VEGAS+ (vegas.c, cpu/vegas.c, kernels/vegas/) ------------------------
+ * One pass (iteration) over the hypercubes: counts[h] >= 2 samples in
+ * hypercube h (vegas_map.h's stream and map), v = g(a + w x) J at each; out:
+ * sum[h] and sum2[h], the sums of v and v^2 over the hypercube, and
+ * train[d * bins + k], the sum of v^2 / counts[h] over the samples whose
+ * coordinate d fell in bin k, and train_weight[d * bins + k] the sum of
+ * 1 / counts[h] over them (the grid's training data: their ratio, the mean
+ * of (g J)^2 over the bin's slab, each sample weighted by the inverse of its
+ * hypercube's sampling density, so that a constant g J trains a constant). */
+typedef struct {
+  const gq_integrand *f; /* an expression                                */
+  int dims, precision, bins, strata; /* strata per axis: strata^dims hypercubes */
+  uint32_t hcubes;
+  double a[GQ_MC_MAX_DIMS], w[GQ_MC_MAX_DIMS];
+  uint64_t seed;
+  unsigned int pass;
+  const double *edges;       /* dims x (bins + 1), from 0 up to 1           */
+  const uint64_t *counts;    /* hcubes                                      */
+  const uint64_t *first_quad; /* hcubes + 1: sum of ceil(counts / 4) before h */
+  double *sum, *sum2;        /* hcubes each                                 */
+  double *train, *train_weight; /* dims x bins each                         */
+  int bins_method;           /* GPU: GQ_VEGAS_BINS_*                        */
+} gq_vegas_pass;
+/* How the GPU accumulates train (kernels/vegas/vegas.cuh): AUTO is SHARED
+ * where dims x bins doubles fit in 48 KiB of shared memory, else WARP. */
+enum { GQ_VEGAS_BINS_AUTO = 0, GQ_VEGAS_BINS_WARP = 1, GQ_VEGAS_BINS_SHARED = 2 };
+int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info);
+int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info);
 /* check/integral.c: the integral of (|f| / norm)^power over [lo, hi], or its mean
  * under the standard normal density (line != 0), by QAGS/QAGI; GQ_EDOM with
  * GSL's verdict in words when it does not converge (check/vegas.c, for f's mean
@@ -295,8 +341,12 @@ double gq_size_norm(const gq_integrand *f, int line, double lo, double hi);
  * which never overflows, and x * volume from it (+-Inf when that overflows). */
 void gq_mc_volume(const double *width, int dims, double *mantissa, int *exponent);
 double gq_mc_times_volume(double x, double mantissa, int exponent);
-/* kernels/mc.cu: compile the Monte Carlo module of f without loading it (tests). */
+/* kernels/mc.cu: compile the Monte Carlo module of f without loading it (tests);
+ * dist GQ_MC_SOBOL_COMPILE: the Sobol sampler's kernels. */
+enum { GQ_MC_SOBOL_COMPILE = 100 };
 int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc, size_t *cubin_size);
+/* kernels/vegas/vegas.cu: compile the VEGAS module of f without loading it (tests). */
+int gq_jit_vegas_compile_only(const gq_integrand *f, int dims, int precision, int cc, size_t *cubin_size);
 
 /* Monotonic wall clock in milliseconds. */
 double gq_wall_ms(void);

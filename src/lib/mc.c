@@ -64,7 +64,7 @@ double gq_mc_times_volume(double x, double mantissa, int exponent)
   return ldexp(xm * mantissa, k + exponent);
 }
 
-static int validate(const gq_integrand *f, const gq_mc_options *o)
+int gq_mc_validate(const gq_integrand *f, const gq_mc_options *o)
 {
   if (o->dims < 1 || o->dims > GQ_MC_MAX_DIMS)
     return gq_fail(GQ_EINVAL, "the dimension must be between 1 and %d (got %d)", GQ_MC_MAX_DIMS, o->dims);
@@ -94,7 +94,7 @@ static int validate(const gq_integrand *f, const gq_mc_options *o)
 }
 
 /* K: the mean of g over the first samples, evaluated on the host in double. */
-static double pilot_shift(const gq_mc_batch *p, uint64_t n)
+double gq_mc_pilot_shift(const gq_mc_batch *p, uint64_t n)
 {
   double xs[GQ_MC_MAX_DIMS][PILOT];
   double *x[GQ_MC_MAX_DIMS];
@@ -134,26 +134,54 @@ static void finish(const gq_mc_moments *m, double shift, double scale, uint64_t 
   *se = *sd / sqrt(N);
 }
 
-static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
+void gq_mc_result_start(gq_mc_result *r, const gq_context *ctx, const gq_mc_options *o)
 {
   memset(r, 0, sizeof *r);
   r->mean = r->sd = r->se = r->ci_low = r->ci_high = r->integral = r->integral_se = r->volume = NAN;
   r->seed = o->seed;
   r->backend = ctx->backend;
   r->precision = o->precision;
-  int status = validate(f, o);
+}
+
+/* Built-ins are compiled ahead of time for the trapezoid grid only; Monte
+ * Carlo runs them as the expression of their formula. */
+int gq_mc_expression(const gq_integrand **f, gq_integrand **parsed)
+{
+  *parsed = NULL;
+  if (!gq_integrand_is_builtin(*f))
+    return GQ_SUCCESS;
+  const int status = gq_integrand_parse(gq_integrand_formula(*f), NULL, 0, 1, parsed, NULL);
+  if (status == GQ_SUCCESS)
+    *f = *parsed;
+  return status;
+}
+
+int gq_mc_box_integral(gq_mc_result *r, const gq_mc_options *o)
+{
+  double width[GQ_MC_MAX_DIMS], mantissa;
+  int exponent;
+  for (int d = 0; d < o->dims; d++)
+    width[d] = o->b[d] - o->a[d];
+  gq_mc_volume(width, o->dims, &mantissa, &exponent);
+  r->volume = gq_mc_times_volume(1.0, mantissa, exponent);
+  r->integral = gq_mc_times_volume(r->mean, mantissa, exponent);
+  r->integral_se = gq_mc_times_volume(r->se, mantissa, exponent);
+  if (!isfinite(r->integral) || !isfinite(r->integral_se))
+    return gq_fail(GQ_EDOM, "the integral overflows a double: the mean %g (standard error %g) times the volume of "
+                            "the box, %g",
+                   r->mean, r->se, r->volume);
+  return GQ_SUCCESS;
+}
+
+static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, gq_mc_result *r)
+{
+  gq_mc_result_start(r, ctx, o);
+  int status = gq_mc_validate(f, o);
   if (status != GQ_SUCCESS)
     return status;
-
-  /* Built-ins are compiled ahead of time for the trapezoid grid only; Monte
-   * Carlo runs them as the expression of their formula. */
-  gq_integrand *parsed = NULL;
-  if (gq_integrand_is_builtin(f)) {
-    status = gq_integrand_parse(gq_integrand_formula(f), NULL, 0, 1, &parsed, NULL);
-    if (status != GQ_SUCCESS)
-      return status;
-    f = parsed;
-  }
+  gq_integrand *parsed;
+  if ((status = gq_mc_expression(&f, &parsed)) != GQ_SUCCESS)
+    return status;
 
   gq_mc_batch p;
   memset(&p, 0, sizeof p);
@@ -170,7 +198,7 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
   double volume_mantissa;
   int volume_exponent;
   gq_mc_volume(p.w, o->dims, &volume_mantissa, &volume_exponent);
-  p.shift = pilot_shift(&p, o->n);
+  p.shift = gq_mc_pilot_shift(&p, o->n);
 
   const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA ? MAX_BATCH_GPU : MAX_BATCH_CPU;
   uint64_t batch = o->tol > 0.0 ? FIRST_BATCH : max_batch;

@@ -145,3 +145,8 @@ int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_batch *b, d
 }
 
 void gq_cuda_adaptive_close(gq_cuda_adaptive *s) { (void)s; }
+int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info)
+{
+  (void)st; (void)p; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}

@@ -34,6 +34,7 @@
 
 #include "../internal.h"
 #include "../philox.h"
+#include "../sobol.h"
 #include "lib/expr/expr.h"
 #include "clones.h"
 
@@ -189,6 +190,13 @@ GQ_CLONES static void grid_points(double a, double h, double i0, int count, doub
 
 void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x)
 {
+  if (p->sampler == GQ_SAMPLER_SOBOL) {
+    for (int d = 0; d < p->dims; d++)
+      for (int k = 0; k < count; k++)
+        x[d][k] = fma(gq_uniform_double(gq_sobol_scramble(gq_sobol_word(first + (uint64_t)k, d), p->scramble[d])),
+                      p->w[d], p->a[d]);
+    return;
+  }
   const uint64_t q0 = first / 4;
   const int quads = (count + 3) / 4;
   for (int d = 0; d < p->dims; d++) {
