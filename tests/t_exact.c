@@ -15,6 +15,7 @@
 
 #include "tap.h"
 #include "tap_context.h"
+#include "lib/exact.h" /* gq_cuda_exact_force_shape: the launch shapes a test may force */
 
 static gq_context *ctx, *cpu; /* the context under test; the CPU's */
 static int on_gpu;
@@ -268,7 +269,7 @@ static void test_partitions(void)
   gq_exact_stats_finish(a, GQ_NAN_PROPAGATE, &s);
   tap_ok(status == GQ_SUCCESS && memcmp(&s, &sfirst, sizeof s) == 0, "stats streamed: the one-shot's bits");
   gq_exact_acc_free(a);
-  if (on_gpu) { /* CPU against GPU */
+  if (on_gpu) { /* CPU against GPU, and the GPU's launch shapes */
     gq_context *keep = ctx;
     ctx = cpu;
     const double v[3] = {det_sum(N, x, NULL), det_sum(N, x, y), det_sum(N, y, x)};
@@ -276,6 +277,15 @@ static void test_partitions(void)
     ctx = keep;
     tap_ok(memcmp(v, first, sizeof v) == 0 && memcmp(&cs, &sfirst, sizeof cs) == 0,
            "the CPU's sum, dot and stats: the GPU's bits");
+    const unsigned shapes[5][2] = {{1, 32}, {7, 64}, {13, 128}, {1000, 256}, {3, 1}};
+    for (int k = 0; k < 5; k++) {
+      gq_cuda_exact_force_shape(shapes[k][0], shapes[k][1]);
+      const double w[3] = {det_sum(N, x, NULL), det_sum(N, x, y), det_sum(N, y, x)};
+      const gq_stats_result gs = det_stats(N, x);
+      tap_ok(memcmp(w, first, sizeof w) == 0 && memcmp(&gs, &sfirst, sizeof gs) == 0,
+             "%u blocks of %u threads: the same bits", shapes[k][0], shapes[k][1]);
+    }
+    gq_cuda_exact_force_shape(0, 0);
   }
   free(x);
   free(y);

@@ -234,10 +234,10 @@ static void finish_exact(vec_kind kind, vec_run *run, vec_acc *acc)
     run->exact_status = gq_exact_stats_finish(e, run->nan, &run->exact_stats);
   } else {
     gq_sum_acc_init(&acc->sum);
-    acc->sum.n = e->n;
-    acc->sum.nan_count = e->nan_count;
-    acc->sum.posinf_count = e->posinf_count;
-    acc->sum.neginf_count = e->neginf_count;
+    acc->sum.n = e->t.n;
+    acc->sum.nan_count = e->t.nan_count;
+    acc->sum.posinf_count = e->t.posinf_count;
+    acc->sum.neginf_count = e->t.neginf_count;
     gq_exact_sum_finish(e, GQ_NAN_OMIT, &acc->sum.sum, &acc->sum.abs_sum);
   }
 }
@@ -368,6 +368,9 @@ void vec_print_footer(const vec_run *run, gq_context *ctx)
     printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
   else
     printf("  backend      %s\n", gq_context_device_name(ctx));
+  if (cli_deterministic) /* files are streamed through the host, which reduces them there */
+    printf("  mode         deterministic: exact sums, rounded once%s\n",
+           !run->generated && gq_context_backend(ctx) == GQ_BACKEND_CUDA ? " (streamed data reduced on the host)" : "");
   printf("  reduce time  %.4g ms  (%.3g GB/s%s)\n", run->reduce_ms, gbps(run),
          run->generated ? ", data generated in place" : ", read + copy + reduce");
   if (!run->generated)
@@ -380,6 +383,8 @@ void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
 {
   json_string(w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
   json_string(w, "device", gq_context_device_name(ctx));
+  if (cli_deterministic)
+    json_bool(w, "deterministic", 1);
   json_number(w, "reduce_ms", run->reduce_ms);
   json_number(w, "gb_per_s", gbps(run));
   if (!run->generated) {

@@ -46,7 +46,7 @@ void gq_exact_acc_free(gq_exact_acc *acc) { free(acc); }
 
 static void rebase(struct gq_exact_acc *a, uint64_t base)
 {
-  uint64_t *idx[5] = {&a->first_nan, &a->first_posinf, &a->first_neginf, &a->argmin, &a->argmax};
+  uint64_t *idx[5] = {&a->t.first_nan, &a->t.first_posinf, &a->t.first_neginf, &a->t.argmin, &a->t.argmax};
   for (int k = 0; k < 5; k++)
     if (*idx[k] != GQ_NO_INDEX)
       *idx[k] += base;
@@ -73,35 +73,9 @@ int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other)
   return GQ_SUCCESS;
 }
 
-/* A CUDA context's arrays are brought to the host a slice at a time and
- * reduced there: the bits are the CPU backend's by construction. */
-static int device_slices(gq_context *ctx, const gq_array_reduce *p, struct gq_exact_acc *out)
-{
-  enum { SLICE = 1 << 20 };
-  const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
-  char *buf = malloc(2 * SLICE * esize);
-  struct gq_exact_acc *chunk = malloc(sizeof *chunk);
-  int status = buf && chunk ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cannot allocate the host buffers");
-  gq_exact_acc_zero(out, (int)p->kind);
-  for (size_t at = 0; at < p->n && status == GQ_SUCCESS; at += SLICE) {
-    const size_t count = p->n - at < SLICE ? p->n - at : SLICE;
-    status = gq_copy_from(ctx, buf, (const char *)p->x + at * esize, count * esize);
-    if (status == GQ_SUCCESS && p->y)
-      status = gq_copy_from(ctx, buf + SLICE * esize, (const char *)p->y + at * esize, count * esize);
-    gq_array_reduce q = {p->kind, p->is_float, 0, count, buf, p->y ? buf + SLICE * esize : NULL};
-    if (status == GQ_SUCCESS)
-      status = gq_cpu_exact_reduce(&q, chunk);
-    if (status == GQ_SUCCESS)
-      gq_exact_acc_merge_chunk(out, chunk);
-  }
-  free(chunk);
-  free(buf);
-  return status;
-}
-
 int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, struct gq_exact_acc *out)
 {
-  return ctx->backend == GQ_BACKEND_CUDA ? device_slices(ctx, p, out) : gq_cpu_exact_reduce(p, out);
+  return ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_exact_reduce(ctx->cuda, p, out) : gq_cpu_exact_reduce(p, out);
 }
 
 static int accumulate(gq_context *ctx, gq_exact_acc *acc, int is_float, size_t n, const void *x, const void *y)
@@ -175,10 +149,10 @@ int gq_exact_sum_finish(const gq_exact_acc *acc, gq_nan_policy policy, double *r
     return GQ_EINVAL;
   gq_sum_acc rounded;
   gq_sum_acc_zero(&rounded);
-  rounded.n = acc->n;
-  rounded.nan_count = acc->nan_count;
-  rounded.posinf_count = acc->posinf_count;
-  rounded.neginf_count = acc->neginf_count;
+  rounded.n = acc->t.n;
+  rounded.nan_count = acc->t.nan_count;
+  rounded.posinf_count = acc->t.posinf_count;
+  rounded.neginf_count = acc->t.neginf_count;
   rounded.sum = gq_superacc_round(&acc->s[0], 0); /* the one rounding */
   rounded.abs_sum = gq_superacc_round(&acc->s[1], 0);
   if (abs_sum)
@@ -194,17 +168,17 @@ int gq_exact_rms_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_rms_re
     return GQ_EINVAL;
   gq_rms_acc counts;
   gq_rms_acc_zero(&counts);
-  counts.n = acc->n;
-  counts.nan_count = acc->nan_count;
-  counts.inf_count = acc->posinf_count;
-  counts.max_abs = acc->max_abs;
+  counts.n = acc->t.n;
+  counts.nan_count = acc->t.nan_count;
+  counts.inf_count = acc->t.posinf_count;
+  counts.max_abs = acc->t.max_abs;
   const int status = gq_rms_finish(&counts, policy, r);
-  if (acc->n == 0 || (policy != GQ_NAN_OMIT && acc->nan_count + acc->posinf_count > 0))
+  if (acc->t.n == 0 || (policy != GQ_NAN_OMIT && acc->t.nan_count + acc->t.posinf_count > 0))
     return status; /* the policy's values */
   /* sqrt(S / n) from S 4^-h in [1, 4): the quotient and the root each round
    * once, so rms is within an ulp; the ratio likewise. */
   const int h = half_top(&acc->s[0]);
-  const gq_csum ss = scaled_dd(&acc->s[0], 2 * h), q = gq_dd_div(ss, (double)acc->n);
+  const gq_csum ss = scaled_dd(&acc->s[0], 2 * h), q = gq_dd_div(ss, (double)acc->t.n);
   r->rms = ldexp(sqrt(q.s + q.c), h);
   if (gq_superacc_sign(&acc->s[1]) > 0) {
     const int g = half_top(&acc->s[1]);
@@ -223,9 +197,9 @@ int gq_exact_rms_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_rms_re
  * double-double) and sd are within an ulp. */
 static void exact_moments(const gq_exact_acc *a, gq_stats_result *s)
 {
-  const double n = (double)a->n;
+  const double n = (double)a->t.n;
   s->sum = gq_superacc_round(&a->s[0], 0);
-  s->mean = gq_superacc_div_round(&a->s[0], a->n);
+  s->mean = gq_superacc_div_round(&a->s[0], a->t.n);
   s->l1 = gq_superacc_round(&a->s[2], 0);
   const int l = half_top(&a->s[1]);
   const gq_csum squares = scaled_dd(&a->s[1], 2 * l);
@@ -233,8 +207,8 @@ static void exact_moments(const gq_exact_acc *a, gq_stats_result *s)
   gq_superacc t = a->s[1], r = a->s[0];
   const double k = s->mean;
   gq_superacc_add_scaled(&t, &a->s[0], k, 1, 1);
-  gq_superacc_add_product_n(&t, k, k, a->n, 0);
-  gq_superacc_add_product_n(&r, k, 1.0, a->n, 1);
+  gq_superacc_add_product_n(&t, k, k, a->t.n, 0);
+  gq_superacc_add_product_n(&r, k, 1.0, a->t.n, 1);
   const int h = half_top(&t);
   const gq_csum tt = scaled_dd(&t, 2 * h), rr = scaled_dd(&r, h);
   gq_csum m2 = gq_dd_add(tt, gq_dd_neg(gq_dd_div(gq_dd_mul(rr, rr), n)));
@@ -243,7 +217,7 @@ static void exact_moments(const gq_exact_acc *a, gq_stats_result *s)
   const gq_csum vp = gq_dd_div(m2, n);
   s->var_population = ldexp(vp.s + vp.c, 2 * h);
   s->sd_population = ldexp(sqrt(vp.s + vp.c), h);
-  if (a->n > 1) {
+  if (a->t.n > 1) {
     const gq_csum vs = gq_dd_div(m2, n - 1.0);
     s->var_sample = ldexp(vs.s + vs.c, 2 * h);
     s->sd_sample = ldexp(sqrt(vs.s + vs.c), h);
@@ -260,19 +234,19 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
     return GQ_EINVAL;
   gq_stats_acc counts; /* counts, extremes and indices: the policy's part */
   gq_stats_acc_zero(&counts);
-  counts.n = acc->n;
-  counts.nan_count = acc->nan_count;
-  counts.posinf_count = acc->posinf_count;
-  counts.neginf_count = acc->neginf_count;
-  counts.first_nan = acc->first_nan;
-  counts.first_posinf = acc->first_posinf;
-  counts.first_neginf = acc->first_neginf;
-  counts.min = acc->min;
-  counts.max = acc->max;
-  counts.argmin = acc->argmin;
-  counts.argmax = acc->argmax;
+  counts.n = acc->t.n;
+  counts.nan_count = acc->t.nan_count;
+  counts.posinf_count = acc->t.posinf_count;
+  counts.neginf_count = acc->t.neginf_count;
+  counts.first_nan = acc->t.first_nan;
+  counts.first_posinf = acc->t.first_posinf;
+  counts.first_neginf = acc->t.first_neginf;
+  counts.min = acc->t.min;
+  counts.max = acc->t.max;
+  counts.argmin = acc->t.argmin;
+  counts.argmax = acc->t.argmax;
   const int status = gq_stats_finish(&counts, policy, s);
-  if (acc->n > 0 && (policy == GQ_NAN_OMIT || acc->nan_count + acc->posinf_count + acc->neginf_count == 0))
+  if (acc->t.n > 0 && (policy == GQ_NAN_OMIT || acc->t.nan_count + acc->t.posinf_count + acc->t.neginf_count == 0))
     exact_moments(acc, s);
   return status;
 }

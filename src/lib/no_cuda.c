@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "hist_internal.h"
 #include "sampled.h"
+#include "exact.h"
 
 int gq_cuda_count(void) { return 0; }
 
@@ -127,3 +128,11 @@ int gq_cuda_hist_method_for(struct gq_cuda_state *st, uint32_t keys, int sum)
   (void)st; (void)keys; (void)sum;
   return GQ_HIST_GLOBAL;
 }
+
+int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, struct gq_exact_acc *out)
+{
+  (void)st; (void)p; (void)out;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads) { (void)blocks; (void)threads; }

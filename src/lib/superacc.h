@@ -21,9 +21,7 @@
 #define GQ_SUPERACC_H
 
 #include <stdint.h>
-#if !defined(__CUDACC__)
 #include <string.h>
-#endif
 
 #include "compensated.h" /* GQ_HD */
 

@@ -32,7 +32,7 @@ static void add_range(struct gq_exact_acc *a, const gq_array_reduce *p, size_t f
     break;
   case GQ_REDUCE_RMS:
     for (size_t i = first; i < end; i++)
-      gq_exact_add_rms(a, element(p->x, p->is_float, i), element(p->y, p->is_float, i), i);
+      gq_exact_add_rms(a, element(p->x, p->is_float, i), element(p->y, p->is_float, i));
     break;
   case GQ_REDUCE_STATS:
     for (size_t i = first; i < end; i++)
