@@ -48,13 +48,20 @@ static int any_below(const uint64_t digit[DIGITS], int i)
   return k < DIGITS && (i & 31) && (digit[k] & ((UINT64_C(1) << (i & 31)) - 1)) != 0;
 }
 
+/* The index of the leading bit, or -1 when every digit is 0. */
+static int top_bit(const uint64_t digit[DIGITS])
+{
+  int k = DIGITS - 1;
+  while (k >= 0 && !digit[k])
+    k--;
+  return k < 0 ? -1 : 32 * k + 31 - __builtin_clz((unsigned)digit[k]);
+}
+
 /* (sign) digits 2^lsb, plus a nonzero fraction below digit 0 when sticky,
  * rounded once to the nearest double (ties to even). */
 static double round_digits(const uint64_t digit[DIGITS], int sign, int lsb, int sticky)
 {
-  int top = 32 * DIGITS - 1;
-  while (top >= 0 && !bit_at(digit, top))
-    top--;
+  const int top = top_bit(digit);
   if (top < 0) /* only the fraction: below 2^lsb, itself below half of 2^-1074 */
     return sign < 0 ? -0.0 : 0.0;
   const int exponent = top + lsb; /* of the leading bit */
@@ -109,10 +116,7 @@ int gq_superacc_top(const gq_superacc *a)
   uint64_t digit[DIGITS];
   if (!magnitude(a, digit))
     return GQ_SUPERACC_LSB - 1;
-  int top = 32 * DIGITS - 1;
-  while (!bit_at(digit, top))
-    top--;
-  return top + GQ_SUPERACC_LSB;
+  return top_bit(digit) + GQ_SUPERACC_LSB;
 }
 
 void gq_superacc_to_dd(const gq_superacc *a, int shift, double *hi, double *lo)
@@ -133,12 +137,13 @@ void gq_superacc_to_dd(const gq_superacc *a, int shift, double *hi, double *lo)
   *lo = gq_superacc_round(&rest, shift);
 }
 
-/* +- m 2^e for a 128-bit m, as two 64-bit halves. */
+/* +- m 2^e for a 128-bit m, as two 64-bit halves (digits below 2^32 each:
+ * the callers' few hundred adds stay far inside a word's budget, and they
+ * carry once at the end). */
 static void add_u128(gq_superacc *a, unsigned __int128 m, int e, int negative)
 {
   gq_superacc_add_u64_(a, (uint64_t)m, e, negative);
   gq_superacc_add_u64_(a, (uint64_t)(m >> 64), e + 64, negative);
-  gq_superacc_normalize(a); /* rare calls: keep every word small */
 }
 
 void gq_superacc_add_product_n(gq_superacc *a, double x, double y, uint64_t n, int negate)
@@ -147,8 +152,10 @@ void gq_superacc_add_product_n(gq_superacc *a, double x, double y, uint64_t n, i
   const uint64_t mx = gq_superacc_split_(x, &ex, &nx), my = gq_superacc_split_(y, &ey, &ny);
   const unsigned __int128 p = (unsigned __int128)mx * my; /* < 2^106 */
   const int negative = (nx ^ ny ^ negate) & 1, e = ex + ey;
+  gq_superacc_normalize(a); /* a's own adds may have used its budget */
   add_u128(a, (unsigned __int128)(uint64_t)p * n, e, negative);
   add_u128(a, (unsigned __int128)(uint64_t)(p >> 64) * n, e + 64, negative);
+  gq_superacc_normalize(a);
 }
 
 void gq_superacc_add_scaled(gq_superacc *a, const gq_superacc *b, double x, int shift, int negate)
@@ -160,7 +167,9 @@ void gq_superacc_add_scaled(gq_superacc *a, const gq_superacc *b, double x, int 
   if (!sign || !mx)
     return;
   const int negative = (sign < 0) ^ nx ^ (negate & 1);
+  gq_superacc_normalize(a);
   for (int k = 0; k < DIGITS; k++)
     if (digit[k])
       add_u128(a, (unsigned __int128)digit[k] * mx, 32 * k + GQ_SUPERACC_LSB + ex + shift, negative);
+  gq_superacc_normalize(a);
 }
