@@ -50,7 +50,7 @@ __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
 
 // One element (a pair for dot and rms) at index i into the thread's
 // expansions and tally.
-template <int KIND>
+template <int KIND, bool ABS>
 __device__ __forceinline__ void add_element(double a, double b, uint64_t i, gq::Expansion<EXPANSION> (&sum)[CHANNELS],
                                             gq_exact_tally &tally, unsigned long long (&words)[CHANNELS][WORDS])
 {
@@ -61,7 +61,8 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, gq::
     }
     sum[0].add(a, words[0]);
     if constexpr (KIND == GQ_REDUCE_SUM) {
-      sum[1].add(fabs(a), words[1]);
+      if constexpr (ABS)
+        sum[1].add(fabs(a), words[1]);
     } else {
       sum[1].add_product(a, a, 0, 0, words[1]);
       sum[2].add(fabs(a), words[2]);
@@ -77,7 +78,8 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, gq::
     }
     if constexpr (KIND == GQ_REDUCE_DOT) {
       sum[0].add_product(a, b, 0, 0, words[0]);
-      sum[1].add_product(fabs(a), fabs(b), 0, 0, words[1]);
+      if constexpr (ABS)
+        sum[1].add_product(fabs(a), fabs(b), 0, 0, words[1]);
     } else { // (a - b)^2 = a^2 - 2ab + b^2, each product exact
       sum[0].add_product(a, a, 0, 0, words[0]);
       sum[0].add_product(a, b, 1, 1, words[0]);
@@ -89,10 +91,11 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, gq::
   tally.n++;
 }
 
-// kind: GQ_REDUCE_*.  Elements [0, n) of x (and y); indices in the tallies
+// kind: GQ_REDUCE_*; ABS: sum and dot also sum |t| (stats and rms always
+// fill their channels).  Elements [0, n) of x (and y); indices in the tallies
 // count from base.  Tiles of ITEMS coalesced loads per thread, all issued
 // before any is added, keep enough bytes in flight for the bandwidth.
-template <int KIND, class T>
+template <int KIND, bool ABS, class T>
 __global__ void __launch_bounds__(EXACT_BLOCK) exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
                                                              unsigned long long *d_words, gq_exact_tally *d_tallies)
 {
@@ -120,7 +123,7 @@ __global__ void __launch_bounds__(EXACT_BLOCK) exact_kernel(const T *x, const T 
     for (int k = 0; k < ITEMS; k++) {
       const uint64_t i = first + (uint64_t)k * blockDim.x + threadIdx.x;
       if (i < n)
-        add_element<KIND>(a[k], b[k], base + i, sum, tally, words);
+        add_element<KIND, ABS>(a[k], b[k], base + i, sum, tally, words);
     }
   }
 #pragma unroll
@@ -135,7 +138,7 @@ __global__ void __launch_bounds__(EXACT_BLOCK) exact_kernel(const T *x, const T 
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
 }
 
-template <int KIND, class T>
+template <int KIND, bool ABS, class T>
 int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned threads, unsigned long long *d_words,
            gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, struct gq_exact_acc *out)
 {
@@ -145,7 +148,7 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
   const uint64_t slice = (uint64_t)grid * threads * gq::EXACT_TERMS_PER_THREAD;
   for (uint64_t first = 0; first < p->n; first += slice) {
     const uint64_t count = p->n - first < slice ? p->n - first : slice;
-    exact_kernel<KIND, T><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count, first,
+    exact_kernel<KIND, ABS, T><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count, first,
                                                               d_words, d_tallies);
     GQ_CUDA_LAUNCH_CHECK();
     GQ_CUDA_TRY(cudaMemcpyAsync(h_tallies, d_tallies, grid * sizeof *h_tallies, cudaMemcpyDeviceToHost, st->stream));
@@ -157,41 +160,45 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
 }
 
 template <class T>
-const void *kernel_of(int kind)
+const void *kernel_of(int kind, bool abs)
 {
   switch (kind) {
-  case GQ_REDUCE_SUM: return (const void *)exact_kernel<GQ_REDUCE_SUM, T>;
-  case GQ_REDUCE_DOT: return (const void *)exact_kernel<GQ_REDUCE_DOT, T>;
-  case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, T>;
-  default: return (const void *)exact_kernel<GQ_REDUCE_STATS, T>;
+  case GQ_REDUCE_SUM:
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T> : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
+  case GQ_REDUCE_DOT:
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T> : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
+  case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, true, T>;
+  default: return (const void *)exact_kernel<GQ_REDUCE_STATS, true, T>;
   }
 }
 
 template <class T>
-int by_kind(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned threads,
+int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid, unsigned threads,
             unsigned long long *d_words, gq_exact_tally *d_tallies, gq_exact_tally *h_tallies,
             struct gq_exact_acc *out)
 {
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return launch<GQ_REDUCE_SUM, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_SUM, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
+               : launch<GQ_REDUCE_SUM, false, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   case GQ_REDUCE_DOT:
-    return launch<GQ_REDUCE_DOT, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_DOT, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
+               : launch<GQ_REDUCE_DOT, false, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   case GQ_REDUCE_RMS:
-    return launch<GQ_REDUCE_RMS, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_RMS, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   default:
-    return launch<GQ_REDUCE_STATS, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_STATS, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   }
 }
 
 // The launches and the copies, with the scratch allocated on the stream.
-int run(gq_cuda_state *st, const gq_array_reduce *p, struct gq_exact_acc *out, unsigned long long *d_words,
+int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, struct gq_exact_acc *out, unsigned long long *d_words,
         gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, unsigned long long *h_words, unsigned grid,
         unsigned threads)
 {
   GQ_CUDA_TRY(cudaMemsetAsync(d_words, 0, CHANNELS * WORDS * sizeof *d_words, st->stream));
-  const int status = p->is_float ? by_kind<float>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
-                                 : by_kind<double>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+  const int status = p->is_float ? by_kind<float>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
+                                 : by_kind<double>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
   if (status != GQ_SUCCESS)
     return status;
   GQ_CUDA_TRY(cudaMemcpyAsync(h_words, d_words, CHANNELS * WORDS * sizeof *d_words, cudaMemcpyDeviceToHost,
@@ -215,9 +222,11 @@ extern "C" void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads)
   forced_threads = threads;
 }
 
-extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p, struct gq_exact_acc *out)
+extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p, int magnitudes,
+                                    struct gq_exact_acc *out)
 {
   gq_exact_acc_zero(out, (int)p->kind);
+  out->magnitudes = magnitudes;
   if (p->n == 0)
     return GQ_SUCCESS;
   const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
@@ -228,7 +237,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   // power of two up to EXACT_BLOCK threads, which the tallies' pairwise
   // merge needs).
   const unsigned threads = forced_threads ? forced_threads : EXACT_BLOCK;
-  const void *kernel = p->is_float ? kernel_of<float>(p->kind) : kernel_of<double>(p->kind);
+  const void *kernel = p->is_float ? kernel_of<float>(p->kind, magnitudes) : kernel_of<double>(p->kind, magnitudes);
   unsigned grid = forced_blocks ? forced_blocks : (unsigned)(gq::resident_per_sm(st, kernel, (int)threads) * st->sms);
   const uint64_t needed = (p->n + threads - 1) / threads;
   if (!forced_blocks && needed < grid)
@@ -246,7 +255,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   }
   if (status == GQ_SUCCESS) {
     h_tallies = reinterpret_cast<gq_exact_tally *>(h_words + CHANNELS * WORDS);
-    status = run(st, p, out, d_words, d_tallies, h_tallies, h_words, grid, threads);
+    status = run(st, p, magnitudes != 0, out, d_words, d_tallies, h_tallies, h_words, grid, threads);
   }
   if (d_words)
     cudaFreeAsync(d_words, st->stream);

@@ -73,9 +73,10 @@ int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other)
   return GQ_SUCCESS;
 }
 
-int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, struct gq_exact_acc *out)
+int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out)
 {
-  return ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_exact_reduce(ctx->cuda, p, out) : gq_cpu_exact_reduce(p, out);
+  return ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_exact_reduce(ctx->cuda, p, magnitudes, out)
+                                         : gq_cpu_exact_reduce(p, magnitudes, out);
 }
 
 static int accumulate(gq_context *ctx, gq_exact_acc *acc, int is_float, size_t n, const void *x, const void *y)
@@ -95,7 +96,7 @@ static int accumulate(gq_context *ctx, gq_exact_acc *acc, int is_float, size_t n
   struct gq_exact_acc *chunk = malloc(sizeof *chunk);
   if (!chunk)
     return gq_fail(GQ_ENOMEM, "cannot allocate an exact accumulator");
-  const int status = gq_exact_reduce_run(ctx, &p, chunk);
+  const int status = gq_exact_reduce_run(ctx, &p, acc->magnitudes, chunk);
   if (status == GQ_SUCCESS) {
     gq_exact_acc_merge_chunk(acc, chunk);
     gq_clear_error();
@@ -259,6 +260,7 @@ int gq_exact_one_shot(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t
   int status = gq_exact_acc_create((gq_exact_kind)kind, &acc);
   if (status != GQ_SUCCESS)
     return status;
+  acc->magnitudes = 0; /* the one-shot sum and dot give no sum |t| */
   status = accumulate(ctx, acc, is_float, n, x, y);
   if (status == GQ_SUCCESS) {
     if (kind == GQ_REDUCE_RMS)

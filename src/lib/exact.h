@@ -11,14 +11,15 @@
 extern "C" {
 #endif
 
-/* The exact accumulator of one array (stats indices 0-based in it). */
-int gq_cpu_exact_reduce(const gq_array_reduce *p, struct gq_exact_acc *out);
+/* The exact accumulator of one array (stats indices 0-based in it);
+ * magnitudes as the accumulator's field (exact_acc.h). */
+int gq_cpu_exact_reduce(const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out);
 /* The same for arrays in a context's memory, on its backend. */
-int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, struct gq_exact_acc *out);
+int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out);
 /* The CUDA backend's (kernels/exact_reduce.cu; no_cuda.c without CUDA), and
  * the launch shape it must use (tests: 0, 0 for its own; threads a power of
  * two up to 256). */
-int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, struct gq_exact_acc *out);
+int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out);
 void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads);
 /* Merge chunk (indices from 0) after acc's elements. */
 void gq_exact_acc_merge_chunk(struct gq_exact_acc *acc, struct gq_exact_acc *chunk);

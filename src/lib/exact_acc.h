@@ -37,6 +37,8 @@ struct gq_exact_tally {
 
 struct gq_exact_acc {
   int kind;                 /* gq_exact_kind                                  */
+  int magnitudes;           /* sum, dot: also s[1] (0: the one-shot forms,
+                               which do not report it, skip its work)         */
   struct gq_exact_tally t;
   gq_superacc s[3];
 };
@@ -54,6 +56,7 @@ GQ_HD void gq_exact_tally_zero(struct gq_exact_tally *t)
 GQ_HD void gq_exact_acc_zero(struct gq_exact_acc *a, int kind)
 {
   a->kind = kind;
+  a->magnitudes = 1;
   gq_exact_tally_zero(&a->t);
   for (int k = 0; k < 3; k++)
     gq_superacc_zero(&a->s[k]);
@@ -117,7 +120,8 @@ static inline void gq_exact_add_sum(struct gq_exact_acc *a, double x, uint64_t i
     return;
   }
   gq_superacc_add(&a->s[0], x);
-  gq_superacc_add(&a->s[1], fabs(x));
+  if (a->magnitudes)
+    gq_superacc_add(&a->s[1], fabs(x));
   a->t.n++;
 }
 
@@ -128,7 +132,8 @@ static inline void gq_exact_add_dot(struct gq_exact_acc *a, double x, double y, 
     return;
   }
   gq_superacc_add_product(&a->s[0], x, y, 0, 0);
-  gq_superacc_add_product(&a->s[1], fabs(x), fabs(y), 0, 0);
+  if (a->magnitudes)
+    gq_superacc_add_product(&a->s[1], fabs(x), fabs(y), 0, 0);
   a->t.n++;
 }
 

@@ -129,9 +129,9 @@ int gq_cuda_hist_method_for(struct gq_cuda_state *st, uint32_t keys, int sum)
   return GQ_HIST_GLOBAL;
 }
 
-int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, struct gq_exact_acc *out)
+int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out)
 {
-  (void)st; (void)p; (void)out;
+  (void)st; (void)p; (void)magnitudes; (void)out;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 

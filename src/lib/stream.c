@@ -147,7 +147,7 @@ static int exact_stream(gq_stream_src *src, struct gq_exact_acc *acc, gq_stream_
     gq_array_reduce p = {(gq_reduce_kind)acc->kind, src->want_float, 0, got, buf,
                          src->y ? buf + CPU_CHUNK * esize : NULL};
     const double t0 = gq_wall_ms();
-    status = gq_cpu_exact_reduce(&p, chunk);
+    status = gq_cpu_exact_reduce(&p, acc->magnitudes, chunk);
     info->compute_ms += gq_wall_ms() - t0;
     if (status == GQ_SUCCESS)
       gq_exact_acc_merge_chunk(acc, chunk);

@@ -41,9 +41,10 @@ static void add_range(struct gq_exact_acc *a, const gq_array_reduce *p, size_t f
   }
 }
 
-int gq_cpu_exact_reduce(const gq_array_reduce *p, struct gq_exact_acc *out)
+int gq_cpu_exact_reduce(const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out)
 {
   gq_exact_acc_zero(out, (int)p->kind);
+  out->magnitudes = magnitudes;
   const size_t parts = (p->n + PART - 1) / PART;
   int team = gq_cpu_threads();
   if ((size_t)team > parts)
@@ -51,8 +52,10 @@ int gq_cpu_exact_reduce(const gq_array_reduce *p, struct gq_exact_acc *out)
   struct gq_exact_acc *mine = malloc((size_t)team * sizeof *mine);
   if (!mine)
     return gq_fail(GQ_ENOMEM, "cannot allocate %d exact accumulators", team);
-  for (int t = 0; t < team; t++)
+  for (int t = 0; t < team; t++) {
     gq_exact_acc_zero(&mine[t], (int)p->kind);
+    mine[t].magnitudes = magnitudes;
+  }
 #pragma omp parallel for num_threads(team) if (team > 1) schedule(dynamic)
   for (size_t part = 0; part < parts; part++) {
 #ifdef _OPENMP
