@@ -1049,6 +1049,47 @@ int gq_mc_vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt
 #define GQ_SOBOL_MAX_SCRAMBLINGS 4096
 int gq_mc_sobol(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, int scramblings,
                 gq_mc_result *r);
+/* ---- determ ---- */
+/* Deterministic mode (issue 20): results that do not depend on how the work
+ * was cut.  On a deterministic context the data reductions accumulate
+ * exactly — every term, and every product x y, a^2 - 2ab + b^2, x^2, goes
+ * into a fixed-point accumulator that spans 2^-2176 .. 2^2176, so nothing
+ * is rounded until the end — and round once:
+ *   sum, dot           correctly rounded (to nearest, ties to even);
+ *   stats              sum and mean correctly rounded, variances and sd
+ *                      within 1 ulp of exact, min/max with their first
+ *                      index, L1 correctly rounded, L2 within 1 ulp;
+ *   rms                sqrt of the correctly rounded sum of squares / n,
+ *                      within 1 ulp; max_abs exact, relative within 1 ulp;
+ * the same bits for any thread count, grid, chunking or stream chunk size,
+ * on the CPU and on a CUDA device.  NaN/Inf are counted and treated by the
+ * NaN policy as the other accumulators treat them.  The one-shot forms
+ * (gq_sum, gq_dot, gq_rms_diff, gq_stats and _f) take the exact path on a
+ * deterministic context; the double-double accumulators (gq_*_accumulate,
+ * gq_*_stream, gq_*_async) are the same on either context: for exact
+ * chunked or streamed sums use the exact accumulator below (gq_exact_*),
+ * which merges exactly in any order and works on any context.
+ * Integrals and Monte Carlo are not affected (see gpuquad(1)). */
+int gq_context_set_deterministic(gq_context *ctx, int on); /* on: 0 or 1 */
+int gq_context_deterministic(const gq_context *ctx);        /* 0 or 1   */
+
+typedef enum { GQ_EXACT_SUM = 0, GQ_EXACT_DOT = 1, GQ_EXACT_RMS = 2, GQ_EXACT_STATS = 3 } gq_exact_kind;
+typedef struct gq_exact_acc gq_exact_acc; /* about 3.3 KiB */
+int gq_exact_acc_create(gq_exact_kind kind, gq_exact_acc **acc);
+void gq_exact_acc_free(gq_exact_acc *acc);
+/* other's data after acc's (stats indices count on); both of one kind. */
+int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other);
+/* One chunk in the context's memory (y: the second vector of dot and rms,
+ * else NULL), on any context. */
+int gq_exact_accumulate(gq_context *ctx, gq_exact_acc *acc, size_t n, const double *x, const double *y);
+int gq_exact_accumulate_f(gq_context *ctx, gq_exact_acc *acc, size_t n, const float *x, const float *y);
+/* A reader's chunks (y for dot and rms), reduced on the host. */
+int gq_exact_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_exact_acc *acc, gq_stream_info *info);
+/* Finishes under a NaN policy, as gq_sum_finish, gq_rms_finish and
+ * gq_stats_finish define them; abs_sum (may be NULL) gets sum |t_i|. */
+int gq_exact_sum_finish(const gq_exact_acc *acc, gq_nan_policy policy, double *result, double *abs_sum);
+int gq_exact_rms_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_rms_result *r);
+int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stats_result *s);
 
 #ifdef __cplusplus
 }

@@ -91,8 +91,15 @@ const char *cli_jit_name(int jit);
 /* The one note on stderr when the kernel cache was refused (GQ_JIT_UNSAFE). */
 void cli_jit_note(int jit);
 
-/* Open the context for --device; prints the fallback note for auto. */
+/* Open the context for --device; prints the fallback note for auto.  With
+ * --deterministic the context is made deterministic. */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
+
+/* --deterministic (issue 20), every command's flag: one entry of its option
+ * table, one line of its --help; cli_open_context applies it. */
+extern int cli_deterministic;
+#define CLI_OPT_DETERMINISTIC {"deterministic", OPT_FLAG, NULL, &cli_deterministic, 1}
+void cli_usage_deterministic(FILE *out);
 
 /* "v" or "v1,v2,...,vD" (--NAME's text) -> tok[0..dims-1], each at most
  * CLI_TOKEN - 1 bytes: one value is every dimension's; otherwise there must

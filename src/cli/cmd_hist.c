@@ -47,8 +47,10 @@ void usage_hist(FILE *out)
         "                       evaluated on the host (--a, --b default 0, 1; --n 1e6)\n"
         "  --a=A, --b=B         the grid's ends for --f\n"
         "Run and output:\n"
-        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
-        "  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
         "                       count differs or a sum is beyond its bound\n"
         "  --csv                one row per bin (and under, over, nan) instead of the table\n"
         "  --json               one JSON object instead of the table\n"
@@ -477,7 +479,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"dtype", OPT_VALUE, &o.dtype, NULL, 0},   {"offset", OPT_VALUE, &o.offset, NULL, 0},
     {"col", OPT_VALUE, &o.col, NULL, 0},       {"gen", OPT_VALUE, &o.gen, NULL, 0},
     {"n", OPT_VALUE, &o.n, NULL, 0},           {"seed", OPT_VALUE, &o.seed, NULL, 0},
-    {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1},
+    {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1}, CLI_OPT_DETERMINISTIC,
     {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
     {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},

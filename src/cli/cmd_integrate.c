@@ -50,6 +50,11 @@ void usage_integrate(FILE *out)
         "  --max-evals=N        adaptive: evaluations of f at most (default 1e9)\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
         "  --precision=P        double (default) or float: f evaluated in float,\n"
+        "                       estimate from a lower-order rule of the same pass\n"
+        "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
         "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on;\n"
         "                       several dimensions: exact per factor where f separates,\n"
@@ -111,7 +116,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"b", OPT_VALUE, &o.b_text, NULL, 0},
     {"n", OPT_VALUE, &o.n_text, NULL, 0},
     {"rule", OPT_VALUE, &o.rule_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0},
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},

@@ -44,8 +44,10 @@ void usage_integrate_data(FILE *out)
         "                       where they are integrated (with --n=N, --seed=S)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
         "Run:\n"
-        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
-        "  --check              compare with the same rule in long double on the host;\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --check              compare with the same rule in long double on the host;\n"
         "                       exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
         "  --help               this help\n"
@@ -155,7 +157,7 @@ static int parse(int argc, char **argv, int first, data_options *o, const char *
     {"gen", OPT_VALUE, &o->v.gen, NULL, 0},
     {"n", OPT_VALUE, &o->v.n, NULL, 0},
     {"seed", OPT_VALUE, &o->v.seed, NULL, 0},
-    {"device", OPT_VALUE, &o->v.device, NULL, 0},
+    {"device", OPT_VALUE, &o->v.device, NULL, 0}, CLI_OPT_DETERMINISTIC,
     {"check", OPT_FLAG, NULL, &o->v.check, 1},
     {"no-check", OPT_FLAG, NULL, &o->v.check, 0},
     {"json", OPT_FLAG, NULL, &o->v.json, 1},

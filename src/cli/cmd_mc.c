@@ -51,8 +51,10 @@ void usage_mc(FILE *out)
         "  --beta=B             vegas: stratification, 0 (even) .. 1 (default 0.75)\n"
         "  --tol=ABS            stop once the standard error of the mean is below ABS;\n"
         "                       exit 1 if it is not after --n samples\n"
-        "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
-        "  --precision=P        double (default) or float: f evaluated in float,\n"
+        "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sums accumulated in double\n"
         "  --check, --no-check  compare with GSL (default on): VEGAS for a box, plain\n"
         "                       Monte Carlo (Mersenne Twister) for normal; exit 1 when\n"
@@ -140,7 +142,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     {"seed", OPT_VALUE, &o.seed_text, NULL, 0},
     {"method", OPT_VALUE, &o.method_text, NULL, 0},
     {"tol", OPT_VALUE, &o.tol_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0},
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"exact", OPT_VALUE, &o.exact_text, NULL, 0},
     {"sampler", OPT_VALUE, &o.sampler_text, NULL, 0},

@@ -31,7 +31,7 @@ int cmd_rms(int argc, char **argv, int first, double t0)
   if (!ctx)
     return rc;
   gq_rms_result r;
-  const int finished = gq_rms_finish(&acc.rms, run.nan, &r);
+  const int finished = vec_rms_finish(&run, &acc, &r);
   rc = vec_nan_report(&run, o.check, finished, r.n, r.nan_count, r.inf_count);
   if (rc != EXIT_OK)
     goto out;

@@ -42,8 +42,10 @@ void usage_scan(FILE *out)
         "  --gen=KIND           no file: generate uniform, normal or linspace data\n"
         "                       where the scan runs (with --n=N, --seed=S)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
-        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
-        "  --help               this help\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
         out);

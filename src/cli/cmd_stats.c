@@ -70,7 +70,7 @@ int cmd_stats(int argc, char **argv, int first, double t0)
   if (!ctx)
     return rc;
   gq_stats_result s;
-  const int finished = gq_stats_finish(&acc.stats, run.nan, &s);
+  const int finished = vec_stats_finish(&run, &acc, &s);
   rc = vec_nan_report(&run, o.check, finished, s.n, s.nan_count, s.inf_count);
   if (rc != EXIT_OK)
     goto out;

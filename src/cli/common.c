@@ -329,6 +329,15 @@ int cli_parse_device(const char *text, int *device)
   return 0;
 }
 
+int cli_deterministic;
+
+void cli_usage_deterministic(FILE *out)
+{
+  fputs("  --deterministic      the same bits on any thread count, device or chunking\n"
+        "                       (data reductions exact and rounded once; gpuquad(1))\n",
+        out);
+}
+
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
 {
   int device;
@@ -345,6 +354,8 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
       return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
   }
+  if (cli_deterministic)
+    gq_context_set_deterministic(*ctx, 1);
   return EXIT_OK;
 }
 

@@ -22,6 +22,7 @@ void vec_cli_options(vec_options *o, cli_option *opts)
     {"seed", OPT_VALUE, &o->seed, NULL, 0},
     {"nan", OPT_VALUE, &o->nan, NULL, 0},
     {"device", OPT_VALUE, &o->device, NULL, 0},
+    CLI_OPT_DETERMINISTIC,
     {"check", OPT_FLAG, NULL, &o->check, 1},
     {"no-check", OPT_FLAG, NULL, &o->check, 0},
     {"json", OPT_FLAG, NULL, &o->json, 1},
@@ -43,8 +44,10 @@ void vec_usage_options(FILE *out)
         "  --nan=P              propagate (default: NaN/Inf flow into the results, with\n"
         "                       a note), omit (leave them out), error (exit 2)\n"
         "Run:\n"
-        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n"
-        "  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
+        "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
+        out);
+  cli_usage_deterministic(out);
+  fputs("  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
         "  --help               this help\n"
         "\n"
@@ -124,8 +127,10 @@ static int parse_options(const vec_options *o, int npaths, vec_run *run, gq_read
 
 /* The reduction of vectors already in the context's memory. */
 static int reduce_arrays(gq_context *ctx, vec_kind kind, int is_float, size_t n, const void *x, const void *y,
-                         vec_acc *acc)
+                         vec_acc *acc, gq_exact_acc *exact)
 {
+  if (exact)
+    return is_float ? gq_exact_accumulate_f(ctx, exact, n, x, y) : gq_exact_accumulate(ctx, exact, n, x, y);
   switch (kind) {
   case VEC_DOT:
     return is_float ? gq_dot_accumulate_f(ctx, &acc->sum, n, x, y) : gq_dot_accumulate(ctx, &acc->sum, n, x, y);
@@ -171,7 +176,7 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
                       : gq_generate(ctx, gen, n, seed + (uint64_t)i, i ? y : x);
   if (status == GQ_SUCCESS) {
     const double t0 = cli_wall_ms();
-    status = reduce_arrays(ctx, kind, is_float, n, x, y, acc);
+    status = reduce_arrays(ctx, kind, is_float, n, x, y, acc, run->exact);
     run->reduce_ms = cli_wall_ms() - t0;
   }
   if (status == GQ_SUCCESS && check)
@@ -199,7 +204,9 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
   const double t0 = cli_wall_ms();
   /* With --check the reference is fed each chunk as it is read: one pass,
    * so standard input, a FIFO or a process substitution work too. */
-  int status = check ? gq_stream_checked(ctx, &run->ref, r[0], r[1], acc, &run->stream)
+  int status = run->exact ? gq_exact_stream_observed(ctx, r[0], r[1], run->exact, &run->stream,
+                                                     check ? &run->ref : NULL)
+               : check ? gq_stream_checked(ctx, &run->ref, r[0], r[1], acc, &run->stream)
                : kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
                : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
                                  : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
@@ -213,6 +220,42 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
     return cli_error(EXIT_USAGE, "%s: is empty (no numbers to reduce)",
                      strcmp(run->names[0], "-") == 0 ? "<stdin>" : run->names[0]);
   return EXIT_OK;
+}
+
+/* The exact results under the policy, before the accumulator goes: a dot
+ * as a sum accumulator that holds the rounded sums (gq_sum_finish gives it
+ * back as it is), rms and stats as results. */
+static void finish_exact(vec_kind kind, vec_run *run, vec_acc *acc)
+{
+  const gq_exact_acc *e = run->exact;
+  if (kind == VEC_RMS) {
+    run->exact_status = gq_exact_rms_finish(e, run->nan, &run->exact_rms);
+  } else if (kind == VEC_STATS) {
+    run->exact_status = gq_exact_stats_finish(e, run->nan, &run->exact_stats);
+  } else {
+    gq_sum_acc_init(&acc->sum);
+    acc->sum.n = e->t.n;
+    acc->sum.nan_count = e->t.nan_count;
+    acc->sum.posinf_count = e->t.posinf_count;
+    acc->sum.neginf_count = e->t.neginf_count;
+    gq_exact_sum_finish(e, GQ_NAN_OMIT, &acc->sum.sum, &acc->sum.abs_sum);
+  }
+}
+
+int vec_rms_finish(const vec_run *run, const vec_acc *acc, gq_rms_result *r)
+{
+  if (!cli_deterministic)
+    return gq_rms_finish(&acc->rms, run->nan, r);
+  *r = run->exact_rms;
+  return run->exact_status;
+}
+
+int vec_stats_finish(const vec_run *run, const vec_acc *acc, gq_stats_result *s)
+{
+  if (!cli_deterministic)
+    return gq_stats_finish(&acc->stats, run->nan, s);
+  *s = run->exact_stats;
+  return run->exact_status;
 }
 
 int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
@@ -253,6 +296,15 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
     gq_rms_acc_init(&acc->rms);
   else
     gq_sum_acc_init(&acc->sum);
+  if (cli_deterministic) {
+    const int made = gq_exact_acc_create(kind == VEC_DOT ? GQ_EXACT_DOT : kind == VEC_RMS ? GQ_EXACT_RMS : GQ_EXACT_STATS,
+                                         &run->exact);
+    if (made != GQ_SUCCESS) {
+      gq_context_free(*ctx);
+      *ctx = NULL;
+      return cli_error(cli_exit_status(made), "%s", gq_last_error());
+    }
+  }
   if (run->generated) {
     const int is_float = ropts.raw_dtype == GQ_DTYPE_F32;
     run->names[0] = o->gen;
@@ -266,6 +318,12 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
                                                          ? "out of host memory" : gq_last_error());
   } else {
     rc = run_files(*ctx, kind, &ropts, o->check, run, acc);
+  }
+  if (run->exact) {
+    if (rc == EXIT_OK)
+      finish_exact(kind, run, acc);
+    gq_exact_acc_free(run->exact);
+    run->exact = NULL;
   }
   if (rc != EXIT_OK) {
     gq_context_free(*ctx);
@@ -310,6 +368,9 @@ void vec_print_footer(const vec_run *run, gq_context *ctx)
     printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
   else
     printf("  backend      %s\n", gq_context_device_name(ctx));
+  if (cli_deterministic) /* files are streamed through the host, which reduces them there */
+    printf("  mode         deterministic: exact sums, rounded once%s\n",
+           !run->generated && gq_context_backend(ctx) == GQ_BACKEND_CUDA ? " (streamed data reduced on the host)" : "");
   printf("  reduce time  %.4g ms  (%.3g GB/s%s)\n", run->reduce_ms, gbps(run),
          run->generated ? ", data generated in place" : ", read + copy + reduce");
   if (!run->generated)
@@ -322,6 +383,8 @@ void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
 {
   json_string(w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
   json_string(w, "device", gq_context_device_name(ctx));
+  if (cli_deterministic)
+    json_bool(w, "deterministic", 1);
   json_number(w, "reduce_ms", run->reduce_ms);
   json_number(w, "gb_per_s", gbps(run));
   if (!run->generated) {

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "lib/check/check.h" /* the --check reference and verdict (libgpuquad) */
 #include "lib/io/reader.h" /* the library's streaming reader (libgpuquad) */
+#include "lib/exact.h" /* the exact stream that feeds the reference (libgpuquad) */
 
 typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
 
@@ -17,7 +18,7 @@ typedef struct {
   int check, json, help;
 } vec_options;
 
-#define VEC_OPTION_COUNT 13
+#define VEC_OPTION_COUNT 14
 /* Fill opts[0..VEC_OPTION_COUNT-1] with the shared options bound to o. */
 void vec_cli_options(vec_options *o, cli_option *opts);
 /* The shared options' --help lines. */
@@ -47,6 +48,12 @@ typedef struct {
   double t0;              /* the command's start (the wall time's)        */
   gq_stream_info stream;  /* when streamed                                */
   gq_data_ref ref;        /* with --check: the reference, fed each chunk  */
+  /* --deterministic: the exact accumulator while reducing, then its results
+   * under the policy (dot: in the sum accumulator, rounded once) */
+  gq_exact_acc *exact;
+  int exact_status;
+  gq_rms_result exact_rms;
+  gq_stats_result exact_stats;
 } vec_run;
 
 /* The start every data command shares: parse argv[first..] (the options and
@@ -56,6 +63,11 @@ typedef struct {
  * filled. */
 int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void (*usage)(FILE *),
                 vec_options *o, gq_context **ctx, vec_run *run, vec_acc *acc);
+
+/* gq_rms_finish and gq_stats_finish of the command's accumulator, or the
+ * exact results under --deterministic. */
+int vec_rms_finish(const vec_run *run, const vec_acc *acc, gq_rms_result *r);
+int vec_stats_finish(const vec_run *run, const vec_acc *acc, gq_stats_result *s);
 
 /* After finishing under the policy: the note for propagate ("...present, and
  * propagate", on stderr even with --json), or the error for --nan=error.  Returns an exit status. */

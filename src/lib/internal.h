@@ -77,6 +77,7 @@ struct gq_context {
   int backend;
   int jit_cache;               /* use the on-disk cubin cache (default 1) */
   int threads;                 /* OpenMP threads, or multiprocessors */
+  int deterministic;           /* exact data reductions (issue 20, exact.c) */
   char device_name[256];
   struct gq_cuda_state *cuda;  /* NULL for the CPU backend */
 };

@@ -6,6 +6,7 @@
 #include "adaptive_internal.h"
 #include "hist_internal.h"
 #include "sampled.h"
+#include "exact.h"
 
 int gq_cuda_count(void) { return 0; }
 
@@ -150,3 +151,10 @@ int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid
   (void)st; (void)p; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
+int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out)
+{
+  (void)st; (void)p; (void)magnitudes; (void)out;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads) { (void)blocks; (void)threads; }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "exact.h"
 
 /* The accumulator API takes the caller's structs: NULL is GQ_EINVAL, never a
  * crash. */
@@ -354,6 +355,12 @@ static int one_sum(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n,
   *result = NAN;
   double v;
   int status;
+  if (ctx && ctx->deterministic) {
+    status = gq_exact_one_shot(ctx, kind, is_float, n, x, y, &v);
+    if (status == GQ_SUCCESS)
+      *result = v;
+    return status;
+  }
   if (finished_on_device(ctx, kind, is_float, n, x, y, &v, &status)) {
     if (status == GQ_SUCCESS)
       *result = v;
@@ -391,6 +398,12 @@ static int one_rms(gq_context *ctx, int is_float, size_t n, const void *x, const
   gq_rms_finish(&acc.rms, GQ_NAN_PROPAGATE, r); /* defined values on failure */
   gq_rms_result finished;
   int status;
+  if (ctx && ctx->deterministic) {
+    status = gq_exact_one_shot(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &finished);
+    if (status == GQ_SUCCESS)
+      *r = finished;
+    return status;
+  }
   if (finished_on_device(ctx, GQ_REDUCE_RMS, is_float, n, x, y, &finished, &status)) {
     if (status == GQ_SUCCESS)
       *r = finished;
@@ -415,6 +428,13 @@ static int one_stats(gq_context *ctx, int is_float, size_t n, const void *x, gq_
   gq_reduce_acc acc;
   gq_stats_acc_zero(&acc.stats);
   gq_stats_finish(&acc.stats, GQ_NAN_PROPAGATE, s);
+  if (ctx && ctx->deterministic) {
+    gq_stats_result exact;
+    const int status = gq_exact_one_shot(ctx, GQ_REDUCE_STATS, is_float, n, x, NULL, &exact);
+    if (status == GQ_SUCCESS)
+      *s = exact;
+    return status;
+  }
   const int status = accumulate(ctx, GQ_REDUCE_STATS, is_float, n, x, NULL, &acc);
   return status != GQ_SUCCESS ? status : gq_stats_finish(&acc.stats, GQ_NAN_PROPAGATE, s);
 }

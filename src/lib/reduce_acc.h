@@ -50,6 +50,22 @@
 
 GQ_HD uint64_t gq_index_min_(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* Merge extremes (bmin at bargmin, bmax at bargmax) into (min, argmin, max,
+ * argmax): ties go to the smaller index, so any merge order gives the first
+ * occurrence (also exact_acc.h's). */
+GQ_HD void gq_extremes_merge_(double *min, uint64_t *argmin, double *max, uint64_t *argmax, double bmin,
+                              uint64_t bargmin, double bmax, uint64_t bargmax)
+{
+  if (bmin < *min || (bmin == *min && bargmin < *argmin)) {
+    *min = bmin;
+    *argmin = bargmin;
+  }
+  if (bmax > *max || (bmax == *max && bargmax < *argmax)) {
+    *max = bmax;
+    *argmax = bargmax;
+  }
+}
+
 /* Scaled terms stay at or below this (see the top of the file). */
 #define GQ_SCALE_LIMIT 0x1p400
 #define GQ_SCALE_TOP 399 /* ilogb of the largest power of two a rescale leaves */
@@ -458,14 +474,7 @@ GQ_HD void gq_stats_acc_combine(gq_stats_acc *a, const gq_stats_acc *b)
       a->abs_err = l1.c;
     }
   }
-  if (b->min < a->min || (b->min == a->min && b->argmin < a->argmin)) {
-    a->min = b->min;
-    a->argmin = b->argmin;
-  }
-  if (b->max > a->max || (b->max == a->max && b->argmax < a->argmax)) {
-    a->max = b->max;
-    a->argmax = b->argmax;
-  }
+  gq_extremes_merge_(&a->min, &a->argmin, &a->max, &a->argmax, b->min, b->argmin, b->max, b->argmax);
   a->n += b->n;
   a->nan_count += b->nan_count;
   a->posinf_count += b->posinf_count;

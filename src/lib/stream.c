@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "exact.h"
 #include "check/check.h"
 #include "io/reader.h"
 
@@ -130,25 +131,54 @@ static int cpu_stream(gq_context *ctx, gq_reduce_kind kind, gq_stream_src *src, 
   return status;
 }
 
+/* Deterministic: every chunk into an exact accumulator on the host, where
+ * the chunk already is, on either backend (the bits are the CPU's). */
+static int exact_stream(gq_stream_src *src, struct gq_exact_acc *acc, gq_stream_info *info)
+{
+  const size_t esize = src->want_float ? sizeof(float) : sizeof(double);
+  char *buf = malloc(2 * CPU_CHUNK * esize);
+  struct gq_exact_acc *chunk = malloc(sizeof *chunk);
+  int status = buf && chunk ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cannot allocate the chunk buffers");
+  while (status == GQ_SUCCESS) {
+    size_t got;
+    status = gq_stream_src_next(src, buf, buf + CPU_CHUNK * esize, CPU_CHUNK, &got);
+    if (status != GQ_SUCCESS || got == 0)
+      break;
+    gq_array_reduce p = {(gq_reduce_kind)acc->kind, src->want_float, 0, got, buf,
+                         src->y ? buf + CPU_CHUNK * esize : NULL};
+    const double t0 = gq_wall_ms();
+    status = gq_cpu_exact_reduce(&p, acc->magnitudes, chunk);
+    info->compute_ms += gq_wall_ms() - t0;
+    if (status == GQ_SUCCESS)
+      gq_exact_acc_merge_chunk(acc, chunk);
+  }
+  free(chunk);
+  free(buf);
+  return status;
+}
+
+/* acc is the kind's accumulator, or (exact set) a gq_exact_acc. */
 static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader *y, gq_reduce_acc *acc,
-                  gq_stream_info *info, gq_data_ref *observer)
+                  gq_stream_info *info, gq_data_ref *observer, struct gq_exact_acc *exact)
 {
   gq_stream_info local;
   if (!info)
     info = &local;
   memset(info, 0, sizeof *info);
-  if (!ctx || !x || !acc || ((kind == GQ_REDUCE_DOT || kind == GQ_REDUCE_RMS) && !y))
+  if (!ctx || !x || (!acc && !exact) || ((kind == GQ_REDUCE_DOT || kind == GQ_REDUCE_RMS) && !y))
     return gq_fail(GQ_EINVAL, "streamed reduction: NULL argument");
   const double t0 = gq_wall_ms();
   gq_stream_src src;
-  int status = gq_stream_src_init(&src, x, y, ctx->backend == GQ_BACKEND_CUDA ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK);
+  int status = gq_stream_src_init(&src, x, y, ctx->backend == GQ_BACKEND_CUDA && !exact ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK);
   src.observer = observer;
   /* Inputs whose length is known to be 0 (npy, raw from a file or memory)
    * give the identity (acc as it was) without a backend: nothing to stage,
    * copy or launch.  Others are read until they end, as always. */
   const int known_empty = gq_reader_length(x) == 0 && (!y || gq_reader_length(y) == 0);
   if (status == GQ_SUCCESS && !known_empty) {
-    if (ctx->backend == GQ_BACKEND_CUDA)
+    if (exact)
+      status = exact_stream(&src, exact, info);
+    else if (ctx->backend == GQ_BACKEND_CUDA)
       status = gq_cuda_stream(ctx->cuda, kind, &src, acc, info);
     else
       status = cpu_stream(ctx, kind, &src, acc, info);
@@ -158,7 +188,7 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   info->read_ms = src.read_ms;
   info->wall_ms = gq_wall_ms() - t0;
   info->bound = busiest(info->read_ms, info->copy_ms, info->compute_ms,
-                        ctx->backend == GQ_BACKEND_CUDA ? "GPU" : "CPU");
+                        ctx->backend == GQ_BACKEND_CUDA && !exact ? "GPU" : "CPU");
   gq_stream_src_free(&src);
   if (status == GQ_SUCCESS)
     gq_clear_error();
@@ -168,19 +198,19 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
 #define GQ_ACC_ARG ((gq_reduce_acc *)(void *)(acc)) /* each type is a member at offset 0 */
 int gq_sum_stream(gq_context *ctx, gq_reader *x, gq_sum_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_SUM, x, NULL, GQ_ACC_ARG, info, NULL);
+  return stream(ctx, GQ_REDUCE_SUM, x, NULL, GQ_ACC_ARG, info, NULL, NULL);
 }
 int gq_dot_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_sum_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_DOT, x, y, GQ_ACC_ARG, info, NULL);
+  return stream(ctx, GQ_REDUCE_DOT, x, y, GQ_ACC_ARG, info, NULL, NULL);
 }
 int gq_rms_stream(gq_context *ctx, gq_reader *a, gq_reader *b, gq_rms_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_RMS, a, b, GQ_ACC_ARG, info, NULL);
+  return stream(ctx, GQ_REDUCE_RMS, a, b, GQ_ACC_ARG, info, NULL, NULL);
 }
 int gq_stats_stream(gq_context *ctx, gq_reader *x, gq_stats_acc *acc, gq_stream_info *info)
 {
-  return stream(ctx, GQ_REDUCE_STATS, x, NULL, GQ_ACC_ARG, info, NULL);
+  return stream(ctx, GQ_REDUCE_STATS, x, NULL, GQ_ACC_ARG, info, NULL, NULL);
 }
 #undef GQ_ACC_ARG
 
@@ -190,5 +220,13 @@ int gq_stream_checked(gq_context *ctx, gq_data_ref *ref, gq_reader *x, gq_reader
   if (!ref)
     return gq_fail(GQ_EINVAL, "checked stream: NULL reference");
   static const gq_reduce_kind kinds[] = {GQ_REDUCE_DOT, GQ_REDUCE_RMS, GQ_REDUCE_STATS};
-  return stream(ctx, kinds[ref->kind], x, y, acc, info, ref);
+  return stream(ctx, kinds[ref->kind], x, y, acc, info, ref, NULL);
+}
+
+int gq_exact_stream_observed(gq_context *ctx, gq_reader *x, gq_reader *y, struct gq_exact_acc *acc,
+                             gq_stream_info *info, gq_data_ref *observer)
+{
+  if (!acc)
+    return gq_fail(GQ_EINVAL, "gq_exact_stream: NULL accumulator");
+  return stream(ctx, (gq_reduce_kind)acc->kind, x, y, NULL, info, observer, acc);
 }

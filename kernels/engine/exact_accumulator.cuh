@@ -1,0 +1,126 @@
+// exact_accumulator.cuh — the deterministic reductions' thread and block
+// levels (issue 20), after ExBLAS (Collange, Defour, Graillat, Iakymchuk,
+// Parallel Computing 2015): each thread keeps a short floating-point
+// expansion per sum (K doubles, TwoSum'd, so the expansion plus what left it
+// is always exactly what was added), and only what does not fit — a
+// remainder after K TwoSums, a term too large or too small for the
+// expansion's error-free arithmetic — goes into the block's exact
+// accumulator (src/lib/superacc.h's words, in shared memory, with 64-bit
+// integer atomics).  Integer adds commute, so neither which thread took
+// which element nor the order of the atomics changes a bit.
+#ifndef GQ_EXACT_ACCUMULATOR_CUH
+#define GQ_EXACT_ACCUMULATOR_CUH
+
+#include "../../src/lib/exact_acc.h"
+
+namespace gq {
+
+// Terms at or above this go straight into the words: the TwoSums of the
+// few terms per element (six for rms) of EXACT_TERMS_PER_THREAD elements
+// cannot overflow (2^996 2^19 < 2^1023), and a block's words take 6 2^16
+// EXACT_BLOCK digit adds (< 2^59 each) before they are carried.
+constexpr double EXACT_EXPANSION_LIMIT = 0x1p996;
+constexpr unsigned long long EXACT_TERMS_PER_THREAD = 1ull << 16;
+// Products whose TwoProd error is a double: |x y| >= 2^-968 puts the
+// product's last bit (2^(ex + ey - 104)) at or above 2^-1074.
+constexpr double EXACT_PRODUCT_FLOOR = 0x1p-968;
+
+// +-m 2^e into shared words (superacc.h's layout), three 32-bit digits.
+__device__ __forceinline__ void exact_words_add_u64(unsigned long long *words, uint64_t m, int e, int negative)
+{
+  if (m == 0)
+    return;
+  const int bit = e - GQ_SUPERACC_LSB;
+  const int k = bit >> 5, s = bit & 31;
+  const uint64_t lo = m << s, hi = s ? m >> (64 - s) : 0;
+  const uint64_t d[3] = {lo & 0xffffffffull, lo >> 32, hi};
+#pragma unroll
+  for (int j = 0; j < 3; j++)
+    if (d[j])
+      atomicAdd(&words[k + j], negative ? (unsigned long long)(-(long long)d[j]) : (unsigned long long)d[j]);
+}
+
+__device__ __forceinline__ void exact_words_add(unsigned long long *words, double x)
+{
+  int e, negative;
+  const uint64_t m = gq_superacc_split_(x, &e, &negative);
+  exact_words_add_u64(words, m, e, negative);
+}
+
+// +-2^shift x y, exactly (the 106-bit product of the mantissas).
+__device__ __forceinline__ void exact_words_add_product(unsigned long long *words, double x, double y, int shift,
+                                                        int negate)
+{
+  int ex, ey, nx, ny;
+  const uint64_t mx = gq_superacc_split_(x, &ex, &nx), my = gq_superacc_split_(y, &ey, &ny);
+  const int e = ex + ey + shift, negative = (nx ^ ny ^ negate) & 1;
+  exact_words_add_u64(words, mx * my, e, negative);
+  exact_words_add_u64(words, __umul64hi(mx, my), e + 64, negative);
+}
+
+// A thread's expansion of one sum.
+template <int K>
+struct Expansion {
+  double part[K];
+
+  __device__ __forceinline__ void zero()
+  {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      part[k] = 0.0;
+  }
+  // Add t; what is left after K TwoSums (exactly) goes to the words.
+  __device__ __forceinline__ void add(double t, unsigned long long *words)
+  {
+    if (!(fabs(t) < EXACT_EXPANSION_LIMIT)) {
+      exact_words_add(words, t);
+      return;
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      part[k] = gq_two_sum(part[k], t, &t);
+    if (t != 0.0)
+      exact_words_add(words, t);
+  }
+  // x y, both halves of TwoProd, or the exact product where they would
+  // not be doubles (tiny or huge products).
+  __device__ __forceinline__ void add_product(double x, double y, int shift, int negate, unsigned long long *words)
+  {
+    const double p = x * y, ap = fabs(p);
+    if (x == 0.0 || y == 0.0)
+      return;
+    if (ap >= EXACT_PRODUCT_FLOOR && ap < EXACT_EXPANSION_LIMIT) {
+      const double err = fma(x, y, -p), sign = negate ? -1.0 : 1.0;
+      const double scale = shift ? 2.0 * sign : sign; // exact: a power of two
+      add(scale * p, words);
+      add(scale * err, words);
+    } else {
+      exact_words_add_product(words, x, y, shift, negate);
+    }
+  }
+  __device__ __forceinline__ void flush(unsigned long long *words) const
+  {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      if (part[k] != 0.0)
+        exact_words_add(words, part[k]);
+  }
+};
+
+// The block's words, carried: digits 0..WORDS-2 in [0, 2^32), the sign in
+// the top word, so that the grid's atomics (one add per block and word)
+// cannot overflow.  One thread per accumulator.
+__device__ __forceinline__ void exact_words_normalize(unsigned long long *words)
+{
+  long long carry = 0;
+  for (int k = 0; k < GQ_SUPERACC_WORDS - 1; k++) {
+    const long long w = (long long)words[k] + carry;
+    carry = w >> 32;
+    words[k] = (unsigned long long)(w - carry * (1ll << 32));
+  }
+  words[GQ_SUPERACC_WORDS - 1] = (unsigned long long)((long long)words[GQ_SUPERACC_WORDS - 1] + carry);
+}
+
+} // namespace gq
+
+#endif
