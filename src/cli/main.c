@@ -9,6 +9,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "mpi.h"
 
 static void usage(FILE *out)
 {
@@ -132,7 +133,9 @@ int main(int argc, char **argv)
   /* GSL's default handler aborts, out of memory included; every GSL status
    * the program depends on is checked instead. */
   gsl_set_error_handler_off();
-  const int status = cli_close_output(run_command(argc, argv, t0));
+  /* under mpirun: every rank runs a command that divides its work, rank 0 the others */
+  const int ran = cli_mpi_begin(argc, argv) ? run_command(argc, argv, t0) : EXIT_OK;
+  const int status = cli_close_output(cli_mpi_end(ran));
   main_returned = 1;
   return status;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi.h"
 #include "numparse.h"
 #include "vectors.h"
 
@@ -158,22 +159,43 @@ static int feed_generated(gq_context *ctx, const void *x, const void *y, size_t 
   return status;
 }
 
+static void merge_sum(void *acc, const void *other) { gq_sum_acc_merge(acc, other); }
+static void merge_rms(void *acc, const void *other) { gq_rms_acc_merge(acc, other); }
+static void merge_stats(void *acc, const void *other) { gq_stats_acc_merge(acc, other); }
+
+/* Under mpirun: every rank's accumulator merged in rank order (stats
+ * indices count on), on every rank. */
+static int combine_ranks(vec_kind kind, vec_acc *acc, int status)
+{
+  if (cli_mpi_ranks() == 1)
+    return status;
+  switch (kind) {
+  case VEC_DOT: return cli_mpi_combine(&acc->sum, sizeof acc->sum, merge_sum, status, NULL);
+  case VEC_RMS: return cli_mpi_combine(&acc->rms, sizeof acc->rms, merge_rms, status, NULL);
+  default: return cli_mpi_combine(&acc->stats, sizeof acc->stats, merge_stats, status, NULL);
+  }
+}
+
+/* This rank's elements [first, first + count) of the vectors of n (all of
+ * them on one rank), generated in place and reduced. */
 static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64_t n, uint64_t seed, int is_float,
                          int check, vec_run *run, vec_acc *acc)
 {
   const size_t esize = is_float ? sizeof(float) : sizeof(double);
+  uint64_t first = 0, count = n;
+  gq_share_range(n, 4, cli_mpi_rank(), cli_mpi_ranks(), &first, &count); /* whole Philox quads */
   void *x = NULL, *y = NULL;
-  int status = gq_alloc(ctx, n * esize, &x);
-  if (status == GQ_SUCCESS && run->inputs == 2)
-    status = gq_alloc(ctx, n * esize, &y);
+  int status = count ? gq_alloc(ctx, count * esize, &x) : GQ_SUCCESS;
+  if (status == GQ_SUCCESS && run->inputs == 2 && count)
+    status = gq_alloc(ctx, count * esize, &y);
   for (int i = 0; i < run->inputs && status == GQ_SUCCESS; i++)
-    status = is_float ? gq_generate_f(ctx, gen, n, seed + (uint64_t)i, i ? y : x)
-                      : gq_generate(ctx, gen, n, seed + (uint64_t)i, i ? y : x);
-  if (status == GQ_SUCCESS) {
-    const double t0 = cli_wall_ms();
-    status = reduce_arrays(ctx, kind, is_float, n, x, y, acc);
-    run->reduce_ms = cli_wall_ms() - t0;
-  }
+    status = is_float ? gq_generate_range_f(ctx, gen, n, first, count, seed + (uint64_t)i, i ? y : x)
+                      : gq_generate_range(ctx, gen, n, first, count, seed + (uint64_t)i, i ? y : x);
+  const double t0 = cli_wall_ms();
+  if (status == GQ_SUCCESS && count)
+    status = reduce_arrays(ctx, kind, is_float, count, x, y, acc);
+  status = combine_ranks(kind, acc, status);
+  run->reduce_ms = cli_wall_ms() - t0;
   if (status == GQ_SUCCESS && check)
     status = feed_generated(ctx, x, y, n, is_float, &run->ref);
   gq_free(ctx, x);
@@ -243,6 +265,8 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
   if (rc != EXIT_OK)
     return rc;
+  if (o->check && cli_mpi_ranks() > 1) /* the host reference would see one rank's data */
+    return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
   rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
   if (rc != EXIT_OK)
     return rc;
