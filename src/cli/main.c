@@ -28,6 +28,8 @@ static void usage(FILE *out)
         "  scan A      prefix sums of a vector (files streamed, or --gen)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
+        "Started by mpirun -np K (built --with-mpi), integrate, mc, dot, rms and stats\n"
+        "divide their work between the ranks, one GPU each (gpuquad(1), OPEN MPI).\n"
         "\n",
         out);
   usage_integrate(out);
@@ -38,6 +40,7 @@ static void version(void)
 {
   printf("gpuquad %s\n"
          "CUDA backend: %s\n"
+         "Open MPI: %s\n"
          "Copyright (C) 2026 the gpuquad developers.\n"
          "This is free software: you are free to change and redistribute it.\n"
          "There is NO WARRANTY, to the extent permitted by law.\n",
@@ -46,6 +49,12 @@ static void version(void)
          "built in"
 #else
          "not built (CPU only)"
+#endif
+         ,
+#ifdef HAVE_MPI
+         "built in (mpirun -np K divides the work)"
+#else
+         "not built"
 #endif
   );
 }

@@ -37,7 +37,8 @@ static struct {
   char *gathered;        /* ranks * SLOT bytes for the combine              */
   FILE *err, *out;       /* captured stderr, rank 0's captured stdout       */
   int saved_err, saved_out;
-} mpi = {0, 0, 1, 0, 0, 0, 0.0, 0.0, NULL, NULL, NULL, -1, -1};
+  int origin;            /* the first rank a combine saw fail, or -1       */
+} mpi = {0, 0, 1, 0, 0, 0, 0.0, 0.0, NULL, NULL, NULL, -1, -1, -1};
 
 int cli_mpi_rank(void) { return mpi.rank; }
 int cli_mpi_ranks(void) { return mpi.ranks; }
@@ -147,16 +148,22 @@ int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status,
     return GQ_EINVAL;
   char mine[SLOT] = {0};
   memcpy(mine, &status, sizeof status);
-  memcpy(mine + STATUS_BYTES, partial, bytes);
+  if (bytes)
+    memcpy(mine + STATUS_BYTES, partial, bytes);
   const double t0 = cli_wall_ms();
   MPI_Allgather(mine, SLOT, MPI_BYTE, mpi.gathered, SLOT, MPI_BYTE, MPI_COMM_WORLD);
   mpi.wait_ms += cli_wall_ms() - t0;
   for (int r = 0; r < mpi.ranks; r++) {
     int theirs;
     memcpy(&theirs, mpi.gathered + (size_t)r * SLOT, sizeof theirs);
-    if (theirs != GQ_SUCCESS)
+    if (theirs != GQ_SUCCESS) {
+      if (mpi.origin < 0)
+        mpi.origin = r;
       return theirs;
+    }
   }
+  if (bytes == 0) /* agreeing on a status only */
+    return GQ_SUCCESS;
   memcpy(partial, mpi.gathered + STATUS_BYTES, bytes);
   for (int r = 1; r < mpi.ranks; r++)
     merge(partial, mpi.gathered + (size_t)r * SLOT + STATUS_BYTES);
@@ -234,8 +241,9 @@ int cli_mpi_end(int status)
   fflush(stdout);
   fflush(stderr);
   const double mine[2] = {cli_wall_ms() - mpi.start_ms - mpi.wait_ms, mpi.wait_ms};
-  /* the first rank that failed, and its status for all */
-  int first = status != EXIT_OK ? mpi.rank : mpi.ranks;
+  /* the first rank that failed by itself (not by a combine's report of
+   * another), and its status for all */
+  int first = status == EXIT_OK ? mpi.ranks : mpi.origin >= 0 ? mpi.origin : mpi.rank;
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   int group = status;
   if (first < mpi.ranks)

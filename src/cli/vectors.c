@@ -203,17 +203,39 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
   return status;
 }
 
+/* Under mpirun: each rank reads its share of the elements, the header
+ * parsed by all (gq_reader_slice); every rank learns whether all could. */
+static int slice_inputs(gq_reader *r[2], int inputs, vec_run *run, int opened, char *msg, size_t msglen)
+{
+  if (cli_mpi_ranks() == 1)
+    return opened;
+  if (opened == GQ_SUCCESS) {
+    const int64_t n = gq_reader_length(r[0]);
+    uint64_t first = 0, count = 0;
+    gq_share_range(n > 0 ? (uint64_t)n : 0, 1, cli_mpi_rank(), cli_mpi_ranks(), &first, &count);
+    for (int i = 0; i < inputs && opened == GQ_SUCCESS; i++)
+      opened = gq_reader_slice(r[i], first, count, msg, msglen);
+    run->n = n > 0 ? (uint64_t)n : 0;
+  }
+  const int group = cli_mpi_combine(NULL, 0, NULL, opened, NULL);
+  if (group != GQ_SUCCESS && opened == GQ_SUCCESS)
+    snprintf(msg, msglen, "another rank could not read its share");
+  return group;
+}
+
 static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts, int check, vec_run *run,
                      vec_acc *acc)
 {
   char msg[512];
   gq_reader *r[2] = {NULL, NULL};
-  for (int i = 0; i < run->inputs; i++) {
-    const int opened = gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg);
-    if (opened != GQ_SUCCESS) { /* a file that cannot be read is bad input; memory that runs out is not */
-      gq_reader_close(r[0]);
-      return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
-    }
+  int opened = GQ_SUCCESS;
+  for (int i = 0; i < run->inputs && opened == GQ_SUCCESS; i++)
+    opened = gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg);
+  opened = slice_inputs(r, run->inputs, run, opened, msg, sizeof msg);
+  if (opened != GQ_SUCCESS) { /* a file that cannot be read is bad input; memory that runs out is not */
+    gq_reader_close(r[0]);
+    gq_reader_close(r[1]);
+    return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
   }
   static const char *const formats[] = {"auto", "npy", "raw", "text"};
   run->format = formats[gq_reader_format(r[0])];
@@ -225,8 +247,10 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
                : kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
                : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
                                  : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
+  status = combine_ranks(kind, acc, status);
   run->reduce_ms = cli_wall_ms() - t0;
-  run->n = run->stream.elements;
+  if (cli_mpi_ranks() == 1)
+    run->n = run->stream.elements;
   gq_reader_close(r[0]);
   gq_reader_close(r[1]);
   if (status != GQ_SUCCESS)

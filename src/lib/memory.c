@@ -87,9 +87,9 @@ static int generate(const char *function, gq_context *ctx, gq_gen_kind kind, siz
     return gq_null_arg(function, "ctx");
   if (kind != GQ_GEN_UNIFORM && kind != GQ_GEN_NORMAL && kind != GQ_GEN_LINSPACE)
     return gq_fail(GQ_EINVAL, "%s: unknown kind %d", function, (int)kind);
-  if (first % 4 != 0 || first > n || count > n - first)
-    return gq_fail(GQ_EINVAL, "%s: elements [%zu, %zu + %zu) are not a range of 4-aligned start within %zu",
-                   function, first, first, count, n);
+  if ((count > 0 && first % 4 != 0) || first > n || count > n - first)
+    return gq_fail(GQ_EINVAL, "%s: elements [%zu, %zu + %zu) of %zu: the first must be a multiple of 4, the "
+                   "range within n", function, first, first, count, n);
   if (count == 0)
     return GQ_SUCCESS;
   if (!xd && !xf)
