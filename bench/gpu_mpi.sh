@@ -12,7 +12,9 @@
 #      samples in 8 dimensions; weak scaling of dot and stats with 2^30
 #      doubles per rank generated on the devices.  Per run: rank 0's kernel
 #      (or reduce) time, the slowest rank's compute time and the longest
-#      wait in the combines (gpuquad --json's "mpi" member).
+#      wait in the combines (gpuquad --json's "mpi" member); and issue 21's
+#      CPU goal, 2 CPU ranks of one OpenMP thread against one on the
+#      trapezoid at n = 1e9 (>= 1.8x).
 # Logs go to $OUT (default ./gpu-out/mpi); the table is printed last.
 #   sh bench/gpu_mpi.sh BUILDDIR     (BUILDDIR configured with CUDA and --with-mpi)
 set -uf # -f: the integrands in the argument lists hold * and ( )
@@ -110,6 +112,11 @@ for k in $ks; do
   row dot "$k" reduce_ms dot --gen=uniform --n=$((k * 1073741824))
   row stats "$k" reduce_ms stats --gen=normal --n=$((k * 1073741824))
 done
+export OMP_NUM_THREADS=1 # one thread a rank: the CPU goal's setting
+for k in 1 2; do
+  row cpu-trap "$k" kernel_ms --f=circle --n=1e9 --no-check --device=cpu
+done
+unset OMP_NUM_THREADS
 
 say ""
 say "mpirun -np K gpuquad on $gpus GPU(s) ($(tail -1 "$OUT/gpu.txt" | cut -d, -f1)); K > $gpus: ranks share a GPU"
@@ -120,7 +127,7 @@ say "$(printf '%-10s %3s %12s %7s %12s %10s' run K time_ms eff compute_ms wait_m
 while read -r name k t c w; do
   t1=$(awk -v n="$name" '$1 == n && $2 == 1 { print $3 }' "$OUT/rows.txt")
   case $name in
-    trapezoid | mc8) eff=$(awk -v a="$t1" -v b="$t" -v k="$k" 'BEGIN { printf "%.1f%%", 100 * a / (k * b) }') ;;
+    trapezoid | mc8 | cpu-trap) eff=$(awk -v a="$t1" -v b="$t" -v k="$k" 'BEGIN { printf "%.1f%%", 100 * a / (k * b) }') ;;
     *) eff=$(awk -v a="$t1" -v b="$t" 'BEGIN { printf "%.1f%%", 100 * a / b }') ;;
   esac
   say "$(printf '%-10s %3s %12.4g %7s %12.4g %10.4g' "$name" "$k" "$t" "$eff" "$c" "$w")"

@@ -129,9 +129,9 @@ int gq_shared_grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *co
 /* The rank's part of p: the last axis's points j in [j0, j0 + jc) (j = k +
  * K p: node k of panel p), a plain table slice, or on a Gauss-Legendre axis
  * whole panels expanded into a table of the points the backends compute,
- * fma(p, H, node) in double.  *offset: the flat index of its first point.
- * *table: an expanded table to free.  An expansion larger than a table may
- * be leaves the whole to rank 0. */
+ * fma(p, H, node) in double.  *offset: the flat index of its first point;
+ * *table: an expanded table to free.  Where a rank's expansion would pass
+ * GQ_SHARE_MAX_TABLE points, rank 0 takes the whole grid. */
 static int product_part(const gq_context *ctx, const gq_product_sum *p, gq_product_sum *part, uint64_t *offset,
                         double **table)
 {
