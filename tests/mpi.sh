@@ -79,6 +79,18 @@ ranks 3 hist --gen=uniform --n=1000 --bins=4
 check "hist -np 3: exit 0" test "$rc" -eq 0
 check "hist -np 3: one table" test "$(printf '%s\n' "$out" | grep -c '^hist ')" -eq 1
 
+# integrate DATA and --cumulative run on rank 0 alone: one writer of --out
+ranks 3 --f=x --n=1000 --cumulative --out="$tap_tmp/F.npy"
+check "--cumulative -np 3: exit 0, the file written" test "$rc" -eq 0 -a -s "$tap_tmp/F.npy"
+ranks 2 integrate "$tap_tmp/x.npy" --dx=0.5
+check "integrate DATA -np 2: exit 0, one integral" test "$rc" -eq 0 -a "$(printf '%s\n' "$out" | grep -c '^  integral ')" -eq 1
+# text cannot be divided: it has no length before it is read
+seq 1 100 >"$tap_tmp/t.txt"
+ranks 2 stats "$tap_tmp/t.txt"
+check "text -np 2: exit 2, says why" sh -c '[ "$1" -eq 2 ] && printf "%s\n" "$2" | grep -q "^gpuquad: .*text input cannot be divided"' _ "$rc" "$err"
+ranks 1 stats "$tap_tmp/t.txt"
+check "text -np 1: exit 0 (one rank reads it all)" test "$rc" -eq 0
+
 # an error on one rank: the truncated tail is the last rank's share alone
 head -c 700000 "$tap_tmp/x.npy" >"$tap_tmp/cut.npy"
 for k in 1 2 3; do

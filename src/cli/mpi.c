@@ -54,13 +54,18 @@ static int launched(void)
   return 0;
 }
 
-/* The commands that divide their work; the others run on rank 0 alone. */
+/* The commands that divide their work; the others run on rank 0 alone
+ * (sampled data and --cumulative among them: every rank would compute the
+ * whole, and write the same --out file). */
 static int splits(int argc, char **argv)
 {
   static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats"};
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--version") == 0)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--version") == 0 ||
+        strncmp(argv[i], "--cumulative", 12) == 0)
       return 0;
+  if (integrate_data_wanted(argc, argv, 2))
+    return 0;
   if (argc < 2 || argv[1][0] == '-')
     return 1; /* integrate, the default command */
   for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
