@@ -9,12 +9,13 @@
 
 namespace {
 
+// Elements [first, first + count) of the vector of n (a rank's share).
 template <class T>
-__global__ void linspace_kernel(T *x, unsigned long long n)
+__global__ void linspace_kernel(T *x, unsigned long long n, unsigned long long first, unsigned long long count)
 {
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count;
        i += (unsigned long long)gridDim.x * blockDim.x)
-    x[i] = (T)(n > 1 ? (double)i / (double)(n - 1) : 0.0); // as the CPU computes it
+    x[i] = (T)(n > 1 ? (double)(first + i) / (double)(n - 1) : 0.0); // as the CPU computes it
 }
 
 __device__ __forceinline__ void quad_values(gq_philox4 r, bool normal, double v[4])
@@ -28,39 +29,42 @@ __device__ __forceinline__ void quad_values(gq_philox4 r, bool normal, float v[4
 
 // One Philox call per thread and quad; a warp's four stores per quad cover
 // 128 consecutive elements, which L2 merges into whole lines.
+// x[0 .. count) from quad q0 on (elements 4 q0 ..).
 template <class T>
-__global__ void philox_kernel(T *x, unsigned long long n, unsigned long long seed, bool normal)
+__global__ void philox_kernel(T *x, unsigned long long count, unsigned long long q0, unsigned long long seed,
+                              bool normal)
 {
-  const unsigned long long quads = (n + 3) / 4;
+  const unsigned long long quads = (count + 3) / 4;
   for (unsigned long long q = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; q < quads;
        q += (unsigned long long)gridDim.x * blockDim.x) {
     T v[4];
-    quad_values(gq_philox_quad(q, 0u, seed), normal, v);
+    quad_values(gq_philox_quad(q0 + q, 0u, seed), normal, v);
 #pragma unroll
     for (int l = 0; l < 4; l++)
-      if (4 * q + l < n)
+      if (4 * q + l < count)
         x[4 * q + l] = v[l];
   }
 }
 
 } // namespace
 
-extern "C" int gq_cuda_generate(gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
+extern "C" int gq_cuda_generate(gq_cuda_state *st, gq_gen_kind kind, size_t n, size_t first, size_t count,
+                                uint64_t seed, double *xd, float *xf)
 {
   GQ_CUDA_TRY(cudaSetDevice(st->device));
   const int grid = st->sms * 8;
-  const unsigned long long un = n;
+  const unsigned long long un = n, ufirst = first, ucount = count;
   if (kind == GQ_GEN_LINSPACE) {
     if (xd)
-      linspace_kernel<<<grid, 256, 0, st->stream>>>(xd, un);
+      linspace_kernel<<<grid, 256, 0, st->stream>>>(xd, un, ufirst, ucount);
     else
-      linspace_kernel<<<grid, 256, 0, st->stream>>>(xf, un);
+      linspace_kernel<<<grid, 256, 0, st->stream>>>(xf, un, ufirst, ucount);
   } else {
     const bool normal = kind == GQ_GEN_NORMAL;
     if (xd)
-      philox_kernel<<<grid, 256, 0, st->stream>>>(xd, un, (unsigned long long)seed, normal);
+      philox_kernel<<<grid, 256, 0, st->stream>>>(xd, ucount, ufirst / 4, (unsigned long long)seed, normal);
     else
-      philox_kernel<<<grid, 256, 0, st->stream>>>(xf, un, (unsigned long long)seed, normal);
+      philox_kernel<<<grid, 256, 0, st->stream>>>(xf, ucount, ufirst / 4, (unsigned long long)seed, normal);
   }
   GQ_CUDA_LAUNCH_CHECK();
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));

@@ -1090,6 +1090,60 @@ int gq_exact_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_exact_acc *a
 int gq_exact_sum_finish(const gq_exact_acc *acc, gq_nan_policy policy, double *result, double *abs_sum);
 int gq_exact_rms_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_rms_result *r);
 int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stats_result *s);
+/* ---- mpi ---- */
+/* Shares: a context that computes one share of the work of a group of
+ * processes (the ranks of mpirun, say) and combines the partial results
+ * through a step the caller supplies, so the library links no communication
+ * library.
+ *
+ * With a share set (rank r of k), gq_integrate_rule, gq_integrate_box and
+ * gq_mc_mean sum only rank r's terms: a 1-D grid's interior points in k
+ * contiguous index ranges; a product grid's points by ranges of the
+ * outermost axis (the last: its intervals' points, or its Gauss-Legendre
+ * panels); each Monte Carlo batch's samples by ranges of whole Philox quads
+ * (four samples), so every point and every sample is the one a single
+ * process evaluates.  Wherever a partial result is complete (a rule's class
+ * sums, a product grid's pair of sums, the count of points where f is not
+ * finite, a batch's moments) every rank calls combine, in the same order,
+ * with its partial as bytes, the merge that joins two of them, and its
+ * status.  combine must leave in partial, on every rank, the merge in rank
+ * order of all the ranks' partials (acc = partial of rank 0, then
+ * merge(acc, partial of rank 1), ...), and return GQ_SUCCESS, or the status
+ * of the first rank that failed (then partial need not be written).  The
+ * ranks then finish identically, so their results, statuses and every
+ * further step (an overflow's rescaled rerun, --tol's stopping) agree.
+ * Data reductions take shares through their accumulators instead: a rank
+ * reduces its range (gq_share_range, gq_generate_range) and the
+ * accumulators merge in rank order (gq_*_acc_merge, whose stats indices
+ * count on), the accumulator structs being plain bytes.
+ * Other calls on a shared context compute everything on every rank. */
+typedef void gq_merge_fn(void *acc, const void *other);
+typedef int gq_combine_fn(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user);
+typedef struct {
+  int rank, ranks;        /* 0 <= rank < ranks                                 */
+  gq_combine_fn *combine; /* called by every rank at the same points           */
+  void *user;
+} gq_share;
+
+/* Set the share (a copy is kept), or with NULL or ranks = 1 compute the
+ * whole again.  GQ_EINVAL for a NULL context, rank outside [0, ranks) or no
+ * combine. */
+int gq_context_set_share(gq_context *ctx, const gq_share *share);
+
+/* Rank's share of n items: [*first, *first + *count), contiguous and in rank
+ * order, the first n % ranks ranks one unit longer, every boundary a
+ * multiple of unit (>= 1) but the end n.  An empty share when units run
+ * out. */
+void gq_share_range(uint64_t n, uint64_t unit, int rank, int ranks, uint64_t *first, uint64_t *count);
+
+/* Elements [first, first + count) of gq_generate's vector of n (first a
+ * multiple of 4): a rank generates its share and the whole is the same for
+ * any number of ranks.  x holds count elements.  GQ_EINVAL for a first that
+ * is no multiple of 4, or a range beyond n. */
+int gq_generate_range(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed,
+                      double *x);
+int gq_generate_range_f(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed,
+                        float *x);
 
 #ifdef __cplusplus
 }

@@ -63,8 +63,8 @@ static void arrays(void)
   const size_t n = 3000017;
   double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
   float *xf = malloc(n * sizeof *xf), *yf = malloc(n * sizeof *yf);
-  gq_cpu_generate(GQ_GEN_NORMAL, n, 21, x, NULL);
-  gq_cpu_generate(GQ_GEN_UNIFORM, n, 22, y, NULL);
+  gq_cpu_generate(GQ_GEN_NORMAL, n, 0, n, 21, x, NULL);
+  gq_cpu_generate(GQ_GEN_UNIFORM, n, 0, n, 22, y, NULL);
   for (size_t i = 0; i < n; i++) {
     x[i] = 1e3 + x[i]; /* sums that round at every step */
     xf[i] = (float)x[i];

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi.h"
 #include "numparse.h"
 
 /* ---- messages ------------------------------------------------------------ */
@@ -343,12 +344,13 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   int device;
   if (cli_parse_device(device_text, &device) != 0)
     return cli_error(EXIT_USAGE, "--device=%s: expected auto, cpu, cuda or cuda:N", device_text);
+  device = cli_mpi_device(device_text, device); /* under mpirun: the rank's GPU */
   if (device == GQ_DEVICE_AUTO && gq_cuda_device_count() == 0) {
     if (!quiet)
       fprintf(stderr, "gpuquad: no CUDA device found; using the CPU backend\n");
     device = GQ_DEVICE_CPU;
   }
-  const int status = gq_context_open(ctx, device);
+  int status = gq_context_open(ctx, device);
   if (status != GQ_SUCCESS) {
     if (status == GQ_ENODEV)
       return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
@@ -356,6 +358,11 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   }
   if (cli_deterministic)
     gq_context_set_deterministic(*ctx, 1);
+  if ((status = cli_mpi_share(*ctx)) != GQ_SUCCESS) {
+    gq_context_free(*ctx);
+    *ctx = NULL;
+    return cli_error(cli_exit_status(status), "%s", gq_last_error());
+  }
   return EXIT_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "mpi.h"
 
 static void usage(FILE *out)
 {
@@ -27,6 +28,8 @@ static void usage(FILE *out)
         "  scan A      prefix sums of a vector (files streamed, or --gen)\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
+        "Started by mpirun -np K (built --with-mpi), integrate, mc, dot, rms and stats\n"
+        "divide their work between the ranks, one GPU each (gpuquad(1), OPEN MPI).\n"
         "\n",
         out);
   usage_integrate(out);
@@ -37,6 +40,7 @@ static void version(void)
 {
   printf("gpuquad %s\n"
          "CUDA backend: %s\n"
+         "Open MPI: %s\n"
          "Copyright (C) 2026 the gpuquad developers.\n"
          "This is free software: you are free to change and redistribute it.\n"
          "There is NO WARRANTY, to the extent permitted by law.\n",
@@ -45,6 +49,12 @@ static void version(void)
          "built in"
 #else
          "not built (CPU only)"
+#endif
+         ,
+#ifdef HAVE_MPI
+         "built in (mpirun -np K divides the work)"
+#else
+         "not built"
 #endif
   );
 }
@@ -132,7 +142,9 @@ int main(int argc, char **argv)
   /* GSL's default handler aborts, out of memory included; every GSL status
    * the program depends on is checked instead. */
   gsl_set_error_handler_off();
-  const int status = cli_close_output(run_command(argc, argv, t0));
+  /* under mpirun: every rank runs a command that divides its work, rank 0 the others */
+  const int ran = cli_mpi_begin(argc, argv) ? run_command(argc, argv, t0) : EXIT_OK;
+  const int status = cli_close_output(cli_mpi_end(ran));
   main_returned = 1;
   return status;
 }

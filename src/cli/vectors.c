@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi.h"
 #include "numparse.h"
 #include "vectors.h"
 
@@ -163,14 +164,35 @@ static int feed_generated(gq_context *ctx, const void *x, const void *y, size_t 
   return status;
 }
 
+static void merge_sum(void *acc, const void *other) { gq_sum_acc_merge(acc, other); }
+static void merge_rms(void *acc, const void *other) { gq_rms_acc_merge(acc, other); }
+static void merge_stats(void *acc, const void *other) { gq_stats_acc_merge(acc, other); }
+
+/* Under mpirun: every rank's accumulator merged in rank order (stats
+ * indices count on), on every rank. */
+static int combine_ranks(vec_kind kind, vec_acc *acc, int status)
+{
+  if (cli_mpi_ranks() == 1)
+    return status;
+  switch (kind) {
+  case VEC_DOT: return cli_mpi_combine(&acc->sum, sizeof acc->sum, merge_sum, status, NULL);
+  case VEC_RMS: return cli_mpi_combine(&acc->rms, sizeof acc->rms, merge_rms, status, NULL);
+  default: return cli_mpi_combine(&acc->stats, sizeof acc->stats, merge_stats, status, NULL);
+  }
+}
+
+/* This rank's elements [first, first + count) of the vectors of n (all of
+ * them on one rank), generated in place and reduced. */
 static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64_t n, uint64_t seed, int is_float,
                          int check, vec_run *run, vec_acc *acc)
 {
   const size_t esize = is_float ? sizeof(float) : sizeof(double);
+  uint64_t first = 0, count = n;
+  gq_share_range(n, 4, cli_mpi_rank(), cli_mpi_ranks(), &first, &count); /* whole Philox quads */
   void *x = NULL, *y = NULL;
-  int status = gq_alloc(ctx, n * esize, &x);
-  if (status == GQ_SUCCESS && run->inputs == 2)
-    status = gq_alloc(ctx, n * esize, &y);
+  int status = count ? gq_alloc(ctx, count * esize, &x) : GQ_SUCCESS;
+  if (status == GQ_SUCCESS && run->inputs == 2 && count)
+    status = gq_alloc(ctx, count * esize, &y);
   for (int i = 0; i < run->inputs && status == GQ_SUCCESS; i++)
     status = is_float ? gq_generate_f(ctx, gen, n, seed + (uint64_t)i, i ? y : x)
                       : gq_generate(ctx, gen, n, seed + (uint64_t)i, i ? y : x);
@@ -179,6 +201,13 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
     status = reduce_arrays(ctx, kind, is_float, n, x, y, acc, run->exact);
     run->reduce_ms = cli_wall_ms() - t0;
   }
+    status = is_float ? gq_generate_range_f(ctx, gen, n, first, count, seed + (uint64_t)i, i ? y : x)
+                      : gq_generate_range(ctx, gen, n, first, count, seed + (uint64_t)i, i ? y : x);
+  const double t0 = cli_wall_ms();
+  if (status == GQ_SUCCESS && count)
+    status = reduce_arrays(ctx, kind, is_float, count, x, y, acc);
+  status = combine_ranks(kind, acc, status);
+  run->reduce_ms = cli_wall_ms() - t0;
   if (status == GQ_SUCCESS && check)
     status = feed_generated(ctx, x, y, n, is_float, &run->ref);
   gq_free(ctx, x);
@@ -186,17 +215,39 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
   return status;
 }
 
+/* Under mpirun: each rank reads its share of the elements, the header
+ * parsed by all (gq_reader_slice); every rank learns whether all could. */
+static int slice_inputs(gq_reader *r[2], int inputs, vec_run *run, int opened, char *msg, size_t msglen)
+{
+  if (cli_mpi_ranks() == 1)
+    return opened;
+  if (opened == GQ_SUCCESS) {
+    const int64_t n = gq_reader_length(r[0]);
+    uint64_t first = 0, count = 0;
+    gq_share_range(n > 0 ? (uint64_t)n : 0, 1, cli_mpi_rank(), cli_mpi_ranks(), &first, &count);
+    for (int i = 0; i < inputs && opened == GQ_SUCCESS; i++)
+      opened = gq_reader_slice(r[i], first, count, msg, msglen);
+    run->n = n > 0 ? (uint64_t)n : 0;
+  }
+  const int group = cli_mpi_combine(NULL, 0, NULL, opened, NULL);
+  if (group != GQ_SUCCESS && opened == GQ_SUCCESS)
+    snprintf(msg, msglen, "another rank could not read its share");
+  return group;
+}
+
 static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts, int check, vec_run *run,
                      vec_acc *acc)
 {
   char msg[512];
   gq_reader *r[2] = {NULL, NULL};
-  for (int i = 0; i < run->inputs; i++) {
-    const int opened = gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg);
-    if (opened != GQ_SUCCESS) { /* a file that cannot be read is bad input; memory that runs out is not */
-      gq_reader_close(r[0]);
-      return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
-    }
+  int opened = GQ_SUCCESS;
+  for (int i = 0; i < run->inputs && opened == GQ_SUCCESS; i++)
+    opened = gq_reader_open(run->names[i], ropts, &r[i], msg, sizeof msg);
+  opened = slice_inputs(r, run->inputs, run, opened, msg, sizeof msg);
+  if (opened != GQ_SUCCESS) { /* a file that cannot be read is bad input; memory that runs out is not */
+    gq_reader_close(r[0]);
+    gq_reader_close(r[1]);
+    return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
   }
   static const char *const formats[] = {"auto", "npy", "raw", "text"};
   run->format = formats[gq_reader_format(r[0])];
@@ -210,8 +261,10 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
                : kind == VEC_DOT ? gq_dot_stream(ctx, r[0], r[1], &acc->sum, &run->stream)
                : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
                                  : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
+  status = combine_ranks(kind, acc, status);
   run->reduce_ms = cli_wall_ms() - t0;
-  run->n = run->stream.elements;
+  if (cli_mpi_ranks() == 1)
+    run->n = run->stream.elements;
   gq_reader_close(r[0]);
   gq_reader_close(r[1]);
   if (status != GQ_SUCCESS)
@@ -286,6 +339,8 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
   if (rc != EXIT_OK)
     return rc;
+  if (o->check && cli_mpi_ranks() > 1) /* the host reference would see one rank's data */
+    return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
   rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
   if (rc != EXIT_OK)
     return rc;

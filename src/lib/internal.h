@@ -80,6 +80,7 @@ struct gq_context {
   int deterministic;           /* exact data reductions (issue 20, exact.c) */
   char device_name[256];
   struct gq_cuda_state *cuda;  /* NULL for the CPU backend */
+  gq_share share;              /* ranks 0: the whole work (share.c) */
 };
 
 /* Record a failure (message formatted like printf), call the error handler,
@@ -237,8 +238,10 @@ void gq_reduce_acc_merge_chunk(gq_reduce_kind kind, gq_reduce_acc *acc, gq_reduc
  * underflow: rerun it classifying (and scaling). */
 int gq_reduce_acc_needs_classify(gq_reduce_kind kind, const gq_reduce_acc *a);
 
-void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
-int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf);
+/* Elements [first, first + count) of the vector of n (first a multiple of 4) into xd or xf. */
+void gq_cpu_generate(gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed, double *xd, float *xf);
+int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, size_t first, size_t count,
+                     uint64_t seed, double *xd, float *xf);
 int gq_cuda_alloc(struct gq_cuda_state *st, size_t bytes, void **ptr);
 void gq_cuda_free(struct gq_cuda_state *st, void *ptr);
 int gq_cuda_copy_to(struct gq_cuda_state *st, void *dst, const void *src, size_t bytes);
@@ -355,4 +358,15 @@ double gq_wall_ms(void);
 #ifdef __cplusplus
 }
 #endif
+/* ---- shares (share.c): the backend dispatch of each partial sum, cut to
+ * the context's share and combined over the ranks when one is set --------- */
+/* The most table entries a rank expands a Gauss-Legendre axis's panels into
+ * (32 bytes each); beyond it rank 0 sums the whole grid. */
+#define GQ_SHARE_MAX_TABLE (UINT64_C(1) << 24)
+int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
+int gq_shared_grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
+int gq_shared_product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
+int gq_shared_product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first);
+int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+
 #endif /* GQ_INTERNAL_H */

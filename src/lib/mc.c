@@ -211,8 +211,7 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
     p.count = o->n - done < batch ? o->n - done : batch;
     gq_mc_moments m;
     gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-    status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_mc_batch(ctx->cuda, &p, &m, &info)
-                                             : gq_cpu_mc_batch(&p, &m, &info);
+    status = gq_shared_mc_batch(ctx, &p, &m, &info); /* the backend's, or this rank's share combined */
     if (status != GQ_SUCCESS)
       break;
     if (done == 0) {

@@ -79,33 +79,49 @@ int gq_copy_from(gq_context *ctx, void *dst, const void *src, size_t bytes)
   return GQ_SUCCESS;
 }
 
-static int generate(const char *function, gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed,
-                    double *xd, float *xf)
+/* Elements [first, first + count) of the vector of n. */
+static int generate(const char *function, gq_context *ctx, gq_gen_kind kind, size_t n, size_t first,
+                    size_t count, uint64_t seed, double *xd, float *xf)
 {
   if (!ctx)
     return gq_null_arg(function, "ctx");
   if (kind != GQ_GEN_UNIFORM && kind != GQ_GEN_NORMAL && kind != GQ_GEN_LINSPACE)
     return gq_fail(GQ_EINVAL, "%s: unknown kind %d", function, (int)kind);
-  if (n == 0)
+  if ((count > 0 && first % 4 != 0) || first > n || count > n - first)
+    return gq_fail(GQ_EINVAL, "%s: elements [%zu, %zu + %zu) of %zu: the first must be a multiple of 4, the "
+                   "range within n", function, first, first, count, n);
+  if (count == 0)
     return GQ_SUCCESS;
   if (!xd && !xf)
     return gq_null_arg(function, "x");
-  const int status = xd ? gq_check_span(function, "x", xd, n, sizeof *xd)
-                        : gq_check_span(function, "x", xf, n, sizeof *xf);
+  const int status = xd ? gq_check_span(function, "x", xd, count, sizeof *xd)
+                        : gq_check_span(function, "x", xf, count, sizeof *xf);
   if (status != GQ_SUCCESS)
     return status;
   if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_generate(ctx->cuda, kind, n, seed, xd, xf);
-  gq_cpu_generate(kind, n, seed, xd, xf);
+    return gq_cuda_generate(ctx->cuda, kind, n, first, count, seed, xd, xf);
+  gq_cpu_generate(kind, n, first, count, seed, xd, xf);
   return GQ_SUCCESS;
 }
 
 int gq_generate(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, double *x)
 {
-  return generate(__func__, ctx, kind, n, seed, x, NULL);
+  return generate(__func__, ctx, kind, n, 0, n, seed, x, NULL);
 }
 
 int gq_generate_f(gq_context *ctx, gq_gen_kind kind, size_t n, uint64_t seed, float *x)
 {
-  return generate(__func__, ctx, kind, n, seed, NULL, x);
+  return generate(__func__, ctx, kind, n, 0, n, seed, NULL, x);
+}
+
+int gq_generate_range(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed,
+                      double *x)
+{
+  return generate(__func__, ctx, kind, n, first, count, seed, x, NULL);
+}
+
+int gq_generate_range_f(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed,
+                        float *x)
+{
+  return generate(__func__, ctx, kind, n, first, count, seed, NULL, x);
 }

@@ -40,9 +40,10 @@ int gq_cuda_array_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, gq_
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 
-int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
+int gq_cuda_generate(struct gq_cuda_state *st, gq_gen_kind kind, size_t n, size_t first, size_t count,
+                     uint64_t seed, double *xd, float *xf)
 {
-  (void)st; (void)kind; (void)n; (void)seed; (void)xd; (void)xf;
+  (void)st; (void)kind; (void)n; (void)first; (void)count; (void)seed; (void)xd; (void)xf;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 

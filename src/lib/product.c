@@ -207,20 +207,6 @@ static int build_axis(gq_rule_spec spec, double a, double b, uint64_t n, gq_prod
   return GQ_SUCCESS;
 }
 
-static int product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
-{
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_product_sum(ctx->cuda, p, sums, info);
-  return gq_cpu_product_sum(ctx, p, sums, info);
-}
-
-static int product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first)
-{
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_product_nonfinite(ctx->cuda, p, count, first);
-  return gq_cpu_product_nonfinite(ctx, p, count, first);
-}
-
 /* The coordinates of flat index i (as the backends walk it). */
 static void point_of(const gq_product_sum *p, uint64_t i, double *x)
 {
@@ -312,7 +298,7 @@ static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spe
     p.n = (uint64_t)padded;
     gq_csum sums[2];
     gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-    status = product_sum(ctx, &p, sums, &info);
+    status = gq_shared_product_sum(ctx, &p, sums, &info);
     out->kernel_ms = info.ms;
     out->compile_ms = info.compile_ms;
     out->jit = info.jit;
@@ -339,7 +325,7 @@ static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spe
       out->error_formula = formula;
       if (!isfinite(out->result)) {
         uint64_t count = 0, first = 0;
-        status = product_nonfinite(ctx, &p, &count, &first);
+        status = gq_shared_product_nonfinite(ctx, &p, &count, &first);
         if (status == GQ_SUCCESS && count == 0)
           status = gq_fail(GQ_EDOM, "the integral overflows a double (f is finite at every point but the "
                            "rule gives %g)", out->result);

@@ -156,20 +156,6 @@ int gq_rule_check_n(gq_rule rule, uint64_t n)
                  (unsigned long long)below, (unsigned long long)above);
 }
 
-static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
-{
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_grid_sum(ctx->cuda, p, sums, info);
-  return gq_cpu_grid_sum(ctx, p, sums, info);
-}
-
-static int grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
-{
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_grid_nonfinite(ctx->cuda, p, count, first);
-  return gq_cpu_grid_nonfinite(ctx, p, count, first);
-}
-
 /* Say where f is not finite: an endpoint, or how many grid points and the
  * first one. */
 static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision precision,
@@ -195,7 +181,7 @@ static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision
   uint64_t count = 0, first = 0;
   if (n >= 2) {
     gq_grid_sum p = {f, precision, a, h, 1, n - 1};
-    const int status = grid_nonfinite(ctx, &p, &count, &first);
+    const int status = gq_shared_grid_nonfinite(ctx, &p, &count, &first);
     if (status != GQ_SUCCESS)
       return status;
   }
@@ -288,7 +274,7 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (n >= 2) {
     gq_grid_sum p = {f, precision, a, h, 1, n - 1};
-    status = grid_sum(ctx, &p, sums, &info);
+    status = gq_shared_grid_sum(ctx, &p, sums, &info);
     if (status != GQ_SUCCESS)
       return status;
   }

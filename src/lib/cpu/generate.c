@@ -14,12 +14,12 @@
 #include "../internal.h"
 #include "../philox.h"
 
-void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, float *xf)
+void gq_cpu_generate(gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed, double *xd, float *xf)
 {
   if (kind == GQ_GEN_LINSPACE) {
 #pragma omp parallel for num_threads(gq_cpu_threads()) schedule(static)
-    for (size_t i = 0; i < n; i++) {
-      const double v = n > 1 ? (double)i / (double)(n - 1) : 0.0;
+    for (size_t i = 0; i < count; i++) {
+      const double v = n > 1 ? (double)(first + i) / (double)(n - 1) : 0.0;
       if (xd)
         xd[i] = v;
       else
@@ -27,20 +27,20 @@ void gq_cpu_generate(gq_gen_kind kind, size_t n, uint64_t seed, double *xd, floa
     }
     return;
   }
-  const size_t quads = n / 4 + (n % 4 != 0);
+  const size_t quads = count / 4 + (count % 4 != 0), q0 = first / 4;
 #pragma omp parallel for num_threads(gq_cpu_threads()) schedule(static)
   for (size_t q = 0; q < quads; q++) {
-    const size_t first = 4 * q, count = n - first < 4 ? n - first : 4;
+    const size_t at = 4 * q, got = count - at < 4 ? count - at : 4;
     if (xd) {
       double v[4];
-      gq_philox_values(gq_philox_quad(q, 0u, seed), kind == GQ_GEN_NORMAL, v);
-      for (size_t l = 0; l < count; l++)
-        xd[first + l] = v[l];
+      gq_philox_values(gq_philox_quad(q0 + q, 0u, seed), kind == GQ_GEN_NORMAL, v);
+      for (size_t l = 0; l < got; l++)
+        xd[at + l] = v[l];
     } else {
       float v[4];
-      gq_philox_values_float(gq_philox_quad(q, 0u, seed), kind == GQ_GEN_NORMAL, v);
-      for (size_t l = 0; l < count; l++)
-        xf[first + l] = v[l];
+      gq_philox_values_float(gq_philox_quad(q0 + q, 0u, seed), kind == GQ_GEN_NORMAL, v);
+      for (size_t l = 0; l < got; l++)
+        xf[at + l] = v[l];
     }
   }
 }

@@ -34,7 +34,8 @@ struct gq_reader {
   size_t elem_size;
   int swap;                   /* file byte order differs from the host's */
   int64_t length;             /* -1 if unknown */
-  uint64_t delivered;         /* elements handed out */
+  uint64_t delivered;         /* elements handed out (from 0, or a slice's first) */
+  uint64_t end;               /* a slice's end (gq_reader_slice), else UINT64_MAX */
   int status;                 /* sticky: first error */
   char errmsg[GQ_ERRMSG_MAX];
   /* text */

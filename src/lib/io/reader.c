@@ -316,6 +316,7 @@ static gq_reader *reader_new(const char *name)
   memcpy(r->name, name, len + 1);
   r->src.fd = -1;
   r->length = -1;
+  r->end = UINT64_MAX;
   r->c_locale = (locale_t)0;
   return r;
 }
@@ -490,6 +491,8 @@ static int binary_read(gq_reader *r, void *buf, size_t max, size_t *got,
     if (want > left)
       want = (size_t)left;
   }
+  if (want > r->end - r->delivered)
+    want = (size_t)(r->end - r->delivered);
   if (want == 0)
     return GQ_SUCCESS;
   if (r->fortran_data) {  /* held whole and checked at open */
@@ -521,6 +524,38 @@ static int binary_read(gq_reader *r, void *buf, size_t max, size_t *got,
                         bytes % r->elem_size, r->elem_size,
                         (unsigned long long)r->delivered);
   }
+  return GQ_SUCCESS;
+}
+
+int gq_reader_slice(gq_reader *r, uint64_t first, uint64_t count, char *msg, size_t msglen)
+{
+  if (!r)
+    return gq_io_fail(NULL, "?", msg, msglen, GQ_EINVAL, "no reader");
+  if (r->status)
+    return gq_io_fail(NULL, r->name, msg, msglen, r->status, "%s", r->errmsg);
+  if (r->format == GQ_FORMAT_TEXT || r->length < 0)
+    return gq_io_fail(NULL, r->name, msg, msglen, GQ_EUNSUP,
+                      "%s input cannot be divided (its length is not known before reading it): use .npy "
+                      "or raw binary from a file",
+                      r->format == GQ_FORMAT_TEXT ? "text" : "streamed");
+  if (r->fortran_data)
+    return gq_io_fail(NULL, r->name, msg, msglen, GQ_EUNSUP,
+                      "a Fortran-order array cannot be divided: save it with numpy.ascontiguousarray");
+  const uint64_t n = (uint64_t)r->length;
+  if (r->delivered != 0 || first > n || count > n - first)
+    return gq_io_fail(NULL, r->name, msg, msglen, GQ_EINVAL, "elements [%llu, %llu) are no slice of %llu",
+                      (unsigned long long)first, (unsigned long long)(first + count), (unsigned long long)n);
+  uint64_t skipped = 0;
+  const uint64_t bytes = first * r->elem_size;
+  const int err = source_skip(&r->src, bytes, &skipped);
+  if (err)
+    return fail_errno(r, r->name, msg, msglen, err);
+  if (skipped < bytes)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EIO, "truncated: header says %lld elements, file has %llu",
+                      (long long)r->length, (unsigned long long)(skipped / r->elem_size));
+  r->delivered = first;
+  /* the last slice reads on to the end, and finds a trailing partial element as the whole would */
+  r->end = first + count == n ? UINT64_MAX : first + count;
   return GQ_SUCCESS;
 }
 

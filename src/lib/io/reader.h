@@ -74,6 +74,14 @@ size_t      gq_dtype_size(gq_dtype t);             /* 8, 4, or 0 for NONE */
 int gq_reader_read(gq_reader *r, void *buf, size_t max_elems, size_t *got,
                    char *msg, size_t msglen);
 
+/* Restrict a reader that has delivered nothing to elements [first, first +
+ * count) of its input (a rank's share): skipped by a seek, and only those
+ * read.  npy (C order, or Fortran order with one axis longer than 1) and raw
+ * from a file or memory; the last slice reads on to the end of the input,
+ * so its checks are the whole's.  GQ_EUNSUP for text, pipes and Fortran
+ * arrays held whole; GQ_EINVAL for a range beyond the length. */
+int gq_reader_slice(gq_reader *r, uint64_t first, uint64_t count, char *msg, size_t msglen);
+
 /* Convenience: the whole input as a malloc'd double array (f32 widened).
  * *data is NULL on error; for an empty input it is a valid malloc(1) block. */
 int gq_reader_read_all_f64(const char *path, const gq_reader_opts *opts,
