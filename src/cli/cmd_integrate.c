@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "batch.h" /* sweeps (issue 23) */
 #include "cumulative.h" /* --cumulative (issue 19) */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
@@ -66,6 +67,14 @@ void usage_integrate(FILE *out)
         "  --json               one JSON object instead of the table\n"
         "  --quiet              print only the estimate\n"
         "  --list               list the built-in integrands\n"
+        "  --param NAME=LO:HI:STEP, --param NAME=@FILE\n"
+        "                       a sweep: one integral per value (several: their\n"
+        "                       product), in one process; --a/--b may then be\n"
+        "                       expressions of the parameters (--b=k); a table, or\n"
+        "                       JSON Lines (--json), --csv, or the estimates (--quiet)\n"
+        "  --csv                a sweep's results as CSV\n"
+        "  --plot=FILE          a sweep's estimates, with error bars, against the\n"
+        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
@@ -106,7 +115,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
     return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
-  int help = 0, list = 0, nparams = 0;
+  int help = 0, list = 0, nparams = 0, csv = 0;
+  const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
   const cli_option opts[] = {
@@ -126,6 +136,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"csv", OPT_FLAG, NULL, &csv, 1},
+    {"plot", OPT_VALUE, &plot, NULL, 0},
     CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
   char err[256];
@@ -141,6 +153,15 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
   if (list) {
     list_integrands(stdout);
     return EXIT_OK;
+  }
+
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+    if (o.cumulative.cumulative)
+      return cli_error(EXIT_USAGE, "--cumulative: one integral at a time, not a sweep");
+    batch_problem p = {BATCH_INTEGRATE, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, o.rule_text,
+                       o.precision_text, .check = o.check, .nparams = nparams};
+    memcpy(p.params, params, (size_t)nparams * sizeof *params);
+    return batch_sweep_command(&p, o.device_text, o.no_cache, batch_format_of(o.json, csv, o.quiet), plot);
   }
 
   /* options -> problem */

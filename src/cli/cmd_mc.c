@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h" /* sweeps (issue 23) */
 #include "cli.h"
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
@@ -66,6 +67,12 @@ void usage_mc(FILE *out)
         "  --no-cache           neither read nor write the GPU kernel cache\n"
         "  --json               one JSON object instead of the table\n"
         "  --quiet              print only the integral estimate\n"
+        "  --param NAME=LO:HI:STEP, --param NAME=@FILE\n"
+        "                       a sweep: one run per value (several: their product),\n"
+        "                       in one process; --a/--b may use the parameters\n"
+        "  --csv                a sweep's results as CSV (--json: JSON Lines)\n"
+        "  --plot=FILE          a sweep's integrals, with error bars, against the\n"
+        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
         "  --help               this help\n"
         "\n"
         "Long runs on a terminal show progress on stderr.\n"
@@ -130,6 +137,10 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "plain", NULL, "auto", "double", NULL,
                   "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms};
   int help = 0, nparams = 0;
+  mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "fused", NULL, "auto", "double", NULL,
+                  1, 0, 0, 0, t_start_ms};
+  int help = 0, nparams = 0, csv = 0;
+  const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
   const cli_option opts[] = {
@@ -159,6 +170,8 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"csv", OPT_FLAG, NULL, &csv, 1},
+    {"plot", OPT_VALUE, &plot, NULL, 0},
   };
   char err[256];
   const char *positional[1];
@@ -171,6 +184,12 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   }
   if (!o.fname)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+    batch_problem p = {BATCH_MC, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, NULL, o.precision_text,
+                       o.dist_text, o.seed_text, o.tol_text, o.exact_text, o.check, .nparams = nparams};
+    memcpy(p.params, params, (size_t)nparams * sizeof *params);
+    return batch_sweep_command(&p, o.device_text, o.no_cache, batch_format_of(o.json, csv, o.quiet), plot);
+  }
   uint64_t dims;
   if (gq_parse_count(o.dim_text, GQ_MC_MAX_DIMS, &dims, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--dim=%s: %s", o.dim_text, err);

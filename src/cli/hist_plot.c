@@ -10,8 +10,7 @@
 
 #include "hist_plot.h"
 
-/* The full path of gnuplot on PATH, into buf; 0 if there is none. */
-static int find_gnuplot(char *buf, size_t size)
+int cli_find_gnuplot(char *buf, size_t size)
 {
   const char *path = getenv("PATH");
   if (!path)
@@ -28,7 +27,7 @@ static int find_gnuplot(char *buf, size_t size)
   return 0;
 }
 
-static const char *terminal_of(const char *path)
+const char *cli_plot_terminal(const char *path)
 {
   const size_t len = strlen(path);
   if (len > 4 && strcmp(path + len - 4, ".png") == 0)
@@ -40,14 +39,14 @@ static const char *terminal_of(const char *path)
 
 int hist_plot_check(const char *path)
 {
-  if (!terminal_of(path))
+  if (!cli_plot_terminal(path))
     return cli_error(EXIT_USAGE, "--plot=%s: expected a FILE.png or FILE.svg", path);
   /* the name goes into a single-quoted gnuplot string: no quote, no control */
   for (const unsigned char *p = (const unsigned char *)path; *p; p++)
     if (*p == '\'' || *p < 0x20)
       return cli_error(EXIT_USAGE, "--plot=%s: the name may not hold a quote or a control character", path);
   char gnuplot[4096];
-  if (!find_gnuplot(gnuplot, sizeof gnuplot))
+  if (!cli_find_gnuplot(gnuplot, sizeof gnuplot))
     return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH (install it, e.g. the gnuplot-nox "
                                  "package, or leave --plot out)", path);
   if (strchr(gnuplot, '\''))
@@ -58,14 +57,14 @@ int hist_plot_check(const char *path)
 int hist_plot(const gq_hist *h, const char *path)
 {
   char gnuplot[4096], command[4200];
-  if (!find_gnuplot(gnuplot, sizeof gnuplot))
+  if (!cli_find_gnuplot(gnuplot, sizeof gnuplot))
     return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH", path);
   snprintf(command, sizeof command, "'%s'", gnuplot);
   fflush(NULL);
   FILE *g = popen(command, "w");
   if (!g)
     return cli_error(EXIT_RUNTIME, "--plot: cannot start %s", gnuplot);
-  fprintf(g, "set terminal %s\nset output '%s'\nset key off\n", terminal_of(path), path);
+  fprintf(g, "set terminal %s\nset output '%s'\nset key off\n", cli_plot_terminal(path), path);
   if (h->dims == 1) {
     fprintf(g, "set style fill solid 0.8 border -1\nset xlabel 'x'\nset ylabel 'count'\n"
                "set title '%u bins on [%.17g, %.17g]; under %llu, over %llu, NaN %llu'\n"

@@ -13,4 +13,10 @@ int hist_plot_check(const char *path);
  * gnuplot fails. */
 int hist_plot(const gq_hist *h, const char *path);
 
+/* Shared with the sweeps' --plot (batch_output.c): the full path of gnuplot
+ * on PATH into buf (0 if there is none); the gnuplot terminal for a FILE.png
+ * or FILE.svg (NULL for any other name). */
+int cli_find_gnuplot(char *buf, size_t size);
+const char *cli_plot_terminal(const char *path);
+
 #endif

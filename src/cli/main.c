@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "batch.h" /* gpuquad batch (issue 23) */
 #include "cli.h"
 #include "mpi.h"
 
@@ -26,6 +27,7 @@ static void usage(FILE *out)
         "  hist A      histogram with numpy's bins, binned sums, 2-D histogram\n"
         "  mc          Monte Carlo mean and integral over a box or N(0, I)\n"
         "  scan A      prefix sums of a vector (files streamed, or --gen)\n"
+        "  batch FILE  many integrals in one process: one JSON problem per line\n"
         "\n"
         "Run 'gpuquad COMMAND --help' for the options of a command.\n"
         "Started by mpirun -np K (built --with-mpi), integrate, mc, dot, rms and stats\n"
@@ -65,7 +67,7 @@ static int run_command(int argc, char **argv, double t0);
  * usage error, never the general usage printed as if it answered. */
 static int help_command(int argc, char **argv, double t0)
 {
-  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist", "scan"};
+  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist", "scan", "batch"};
   if (argc == 2 || (argc == 3 && strcmp(argv[2], "--help") == 0)) {
     usage(stdout);
     return EXIT_OK;
@@ -102,6 +104,8 @@ static int run_command(int argc, char **argv, double t0)
       return cmd_hist(argc, argv, 2, t0);
     else if (strcmp(argv[1], "scan") == 0) /* gpuquad scan (issue 19) */
       return cmd_scan(argc, argv, 2, t0);
+    else if (strcmp(argv[1], "batch") == 0) /* gpuquad batch (issue 23) */
+      return cmd_batch(argc, argv, 2, t0);
     else if (strcmp(argv[1], "help") == 0)
       return help_command(argc, argv, t0);
     else

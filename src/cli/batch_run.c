@@ -1,0 +1,429 @@
+/* batch_run.c — one problem of a sweep or a batch file on a shared context:
+ * option text -> integrand, box or Monte Carlo options -> the library ->
+ * the check -> a record.  Every problem is the library call a single run
+ * makes, on the same kind of context, so each result is bitwise the single
+ * run's (tests/batch_cli.sh compares them); only the context, and on a GPU
+ * the expression's compiled module, are shared. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "lib/check/check.h"
+#include "lib/expr/expr.h"
+#include "numparse.h"
+
+void batch_problem_init(batch_problem *p, batch_command command)
+{
+  memset(p, 0, sizeof *p);
+  p->command = command;
+  p->check = 1;
+}
+
+batch_format batch_format_of(int json, int csv, int quiet)
+{
+  return json ? BATCH_JSONL : csv ? BATCH_CSV : quiet ? BATCH_QUIET : BATCH_TABLE;
+}
+
+/* Every comma-separated value of text is a limit (a number, pi, e, inf). */
+static int plain_limits(const char *text)
+{
+  char tok[CLI_TOKEN], why[128];
+  double v;
+  for (const char *p = text; p;) {
+    const size_t len = strcspn(p, ",");
+    if (len >= sizeof tok)
+      return 1; /* too long for any limit: the single run says so */
+    memcpy(tok, p, len);
+    tok[len] = '\0';
+    if (gq_parse_limit(tok, &v, why, sizeof why) != 0)
+      return 0;
+    p = p[len] ? p + len + 1 : NULL;
+  }
+  return 1;
+}
+
+int batch_wanted(const char *const *params, int nparams, const char *a, const char *b)
+{
+  return sweep_wanted(params, nparams) || (nparams > 0 && ((a && !plain_limits(a)) || (b && !plain_limits(b))));
+}
+
+/* What a problem failed with: the message, and the status it exits with. */
+typedef struct {
+  char text[400];
+  int status;
+} problem_error;
+
+static int refuse(problem_error *e, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+static int refuse(problem_error *e, int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->text, sizeof e->text, fmt, ap);
+  va_end(ap);
+  e->status = status;
+  return status;
+}
+
+static int is_name_char(char c)
+{
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The definitions among defs whose name appears in text as a whole name,
+ * for an expression that must use every parameter it is given. */
+static size_t used_definitions(const char *text, const char *const *defs, size_t ndefs, const char **used)
+{
+  size_t count = 0;
+  for (size_t k = 0; k < ndefs; k++) {
+    const size_t len = strcspn(defs[k], "=");
+    for (const char *at = text; len > 0 && *at; at++)
+      if (strncmp(at, defs[k], len) == 0 && (at == text || !is_name_char(at[-1])) && !is_name_char(at[len])) {
+        used[count++] = defs[k];
+        break;
+      }
+  }
+  return count;
+}
+
+/* A limit: a number, pi, e or inf as for a single run; otherwise, with
+ * parameters, a constant expression of them (--b=k, --b='2*pi/k'). */
+static int limit_value(const char *name, const char *text, const char *const *defs, size_t ndefs, double *v,
+                       problem_error *e)
+{
+  char why[128];
+  if (gq_parse_limit(text, v, why, sizeof why) == 0)
+    return EXIT_OK;
+  if (ndefs == 0)
+    return refuse(e, EXIT_USAGE, "--%s=%s: %s", name, text, why);
+  const char *used[CLI_MAX_PARAMS];
+  const size_t nused = used_definitions(text, defs, ndefs, used);
+  gq_expr_params params = {used, nused};
+  gq_expr *x = NULL;
+  gq_expr_error err;
+  if (gq_expr_parse(text, nused ? &params : NULL, 1, &x, &err) != GQ_SUCCESS)
+    return refuse(e, EXIT_USAGE, "--%s=%s: %s", name, text, err.message);
+  const int constant = gq_expr_dims_used(x) == 0;
+  const double no_variables[1] = {0.0};
+  *v = gq_expr_eval(x, no_variables);
+  gq_expr_free(x);
+  if (!constant)
+    return refuse(e, EXIT_USAGE, "--%s=%s: a limit may use the parameters, not x", name, text);
+  if (isnan(*v))
+    return refuse(e, EXIT_USAGE, "--%s=%s: the limit is NaN", name, text);
+  return EXIT_OK;
+}
+
+/* "v" or "v1,v2,...": one value for every axis, or exactly dims. */
+static int split_list(const char *name, const char *text, int dims, char tok[][CLI_TOKEN], problem_error *e)
+{
+  int count = 0;
+  for (const char *p = text;; count++) {
+    const size_t len = strcspn(p, ",");
+    if (count >= dims || len >= CLI_TOKEN)
+      return refuse(e, EXIT_USAGE, "--%s=%s: %s", name, text,
+                    len >= CLI_TOKEN ? "a value is too long" : "more values than dimensions");
+    memcpy(tok[count], p, len);
+    tok[count][len] = '\0';
+    if (!p[len])
+      break;
+    p += len + 1;
+  }
+  count++;
+  if (count == 1)
+    for (int d = 1; d < dims; d++)
+      memcpy(tok[d], tok[0], CLI_TOKEN);
+  else if (count != dims)
+    return refuse(e, EXIT_USAGE, "--%s=%s: %d values for %d dimensions (give one, or one per dimension)", name,
+                  text, count, dims);
+  return EXIT_OK;
+}
+
+static int limits(const char *name, const char *text, int dims, double *out,
+                  const char *const *defs, size_t ndefs, problem_error *e)
+{
+  char tok[GQ_MC_MAX_DIMS][CLI_TOKEN];
+  if (split_list(name, text, dims, tok, e) != EXIT_OK)
+    return e->status;
+  for (int d = 0; d < dims; d++)
+    if (limit_value(name, tok[d], defs, ndefs, &out[d], e) != EXIT_OK)
+      return e->status;
+  return EXIT_OK;
+}
+
+static int precision_of(const char *text, gq_precision *precision, problem_error *e)
+{
+  if (!text || strcmp(text, "double") == 0)
+    *precision = GQ_PRECISION_DOUBLE;
+  else if (strcmp(text, "float") == 0)
+    *precision = GQ_PRECISION_FLOAT;
+  else
+    return refuse(e, EXIT_USAGE, "--precision=%s: expected double or float", text);
+  return EXIT_OK;
+}
+
+static const char *reference_check(int checked, const gq_check_outcome *o)
+{
+  return checked ? gq_check_name(o->verdict) : "skipped";
+}
+
+/* A rule over a box: integrate's problem, as cmd_integrate builds it. */
+static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
+                    const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
+                    problem_error *e)
+{
+  gq_box box = {.dims = dims};
+  double ends[2];
+  gq_integrand_limits(f, &ends[0], &ends[1]);
+  const char *texts[2] = {p->a, p->b}, *names[2] = {"a", "b"};
+  double *sides[2] = {box.a, box.b};
+  for (int side = 0; side < 2; side++) {
+    if (texts[side] && limits(names[side], texts[side], dims, sides[side], defs, ndefs, e) != EXIT_OK)
+      return e->status;
+    for (int d = 0; d < dims && !texts[side]; d++)
+      sides[side][d] = ends[side];
+  }
+  for (int d = 0; d < dims; d++)
+    if (isinf(box.a[d]) && box.a[d] == box.b[d])
+      return refuse(e, EXIT_USAGE, "--a, --b: the interval [%g, %g] is empty", box.a[d], box.b[d]);
+  const char *n_text = p->n ? p->n : dims == 1 ? "1e6" : "100";
+  char tok[GQ_MAX_DIM][CLI_TOKEN], why[256];
+  if (split_list("n", n_text, dims, tok, e) != EXIT_OK)
+    return e->status;
+  for (int d = 0; d < dims; d++)
+    if (gq_parse_count(tok[d], GQ_TRAPEZOID_MAX_N, &box.n[d], why, sizeof why) != 0)
+      return refuse(e, EXIT_USAGE, "--n=%s: %s", n_text, why);
+  gq_rule_spec spec;
+  if (gq_rule_spec_parse(p->rule ? p->rule : "trapezoid", &spec) != GQ_SUCCESS)
+    return refuse(e, EXIT_USAGE, "--rule=%s: %s", p->rule, gq_last_error());
+  if (spec.rule != GQ_RULE_GAUSS_LEGENDRE)
+    for (int d = 0; d < dims; d++)
+      if (gq_rule_check_n(spec.rule, box.n[d]) != GQ_SUCCESS)
+        return refuse(e, EXIT_USAGE, "--n=%s: %s", n_text, gq_last_error());
+  gq_precision precision;
+  if (precision_of(p->precision, &precision, e) != EXIT_OK)
+    return e->status;
+
+  gq_rule_result res;
+  const int status = gq_integrate_box(ctx, f, spec, &box, precision, &res);
+  if (status != GQ_SUCCESS)
+    return refuse(e, cli_exit_status(status), "%s", gq_last_error());
+  r->estimate = res.result;
+  r->error_estimate = res.abserr;
+  r->kernel_ms = res.kernel_ms;
+  r->jit = cli_jit_name(res.jit);
+  if (p->check) {
+    gq_reference ref = {NAN, NAN, NAN, GQ_REFERENCE_EXACT, NAN};
+    const int line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
+    const int s = line ? gq_check_rule(f, box.a[0], box.b[0], &res, precision, &ref, &r->tolerance, outcome)
+                       : gq_check_box(f, &box, &res, precision, &ref, &r->tolerance, outcome);
+    if (s != GQ_SUCCESS)
+      return refuse(e, EXIT_RUNTIME, "reference: %s", gq_last_error());
+    if (outcome->has_reference) {
+      r->reference = ref.value;
+      r->difference = res.result - ref.value;
+    }
+  }
+  return EXIT_OK;
+}
+
+/* Monte Carlo: mc's problem, as cmd_mc builds it. */
+static int run_mc(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
+                  const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
+                  int *checked, problem_error *e)
+{
+  gq_mc_options opt;
+  char why[256];
+  gq_mc_options_init(&opt);
+  opt.dims = dims;
+  const char *dist = p->dist ? p->dist : "uniform";
+  if (strcmp(dist, "uniform") == 0)
+    opt.dist = GQ_MC_UNIFORM;
+  else if (strcmp(dist, "normal") == 0)
+    opt.dist = GQ_MC_NORMAL;
+  else
+    return refuse(e, EXIT_USAGE, "--dist=%s: expected uniform or normal", dist);
+  /* the single run's defaults, 0 and 1, are no limits given */
+  const int a_given = p->a && strcmp(p->a, "0") != 0, b_given = p->b && strcmp(p->b, "1") != 0;
+  if (opt.dist == GQ_MC_NORMAL && (a_given || b_given))
+    return refuse(e, EXIT_USAGE, "--%s: --dist=normal samples N(0, I) on the whole space, with no limits",
+                  a_given ? "a" : "b");
+  if (limits("a", p->a ? p->a : "0", dims, opt.a, defs, ndefs, e) != EXIT_OK ||
+      limits("b", p->b ? p->b : "1", dims, opt.b, defs, ndefs, e) != EXIT_OK)
+    return e->status;
+  for (int d = 0; d < dims && opt.dist == GQ_MC_UNIFORM; d++)
+    if (!(opt.a[d] <= opt.b[d]) || isinf(opt.a[d]) || isinf(opt.b[d]))
+      return refuse(e, EXIT_USAGE, "a > b, or an infinite limit, in dimension %d (a = %g, b = %g)", d + 1,
+                    opt.a[d], opt.b[d]);
+  const char *n_text = p->n ? p->n : p->tol ? "2^30" : "1e6";
+  if (gq_parse_count(n_text, GQ_MC_MAX_N, &opt.n, why, sizeof why) != 0)
+    return refuse(e, EXIT_USAGE, "--n=%s: %s", n_text, why);
+  if (opt.n < 2)
+    return refuse(e, EXIT_USAGE, "--n=%s: a standard deviation needs at least 2 samples", n_text);
+  if (p->seed && gq_parse_whole(p->seed, 0, UINT64_MAX, &opt.seed, why, sizeof why) != 0)
+    return refuse(e, EXIT_USAGE, "--seed=%s: %s", p->seed, why);
+  if (p->tol && (gq_parse_real(p->tol, &opt.tol, why, sizeof why) != 0 || !(opt.tol > 0)))
+    return refuse(e, EXIT_USAGE, "--tol=%s: %s", p->tol, opt.tol > 0 ? why : "must be positive");
+  if (precision_of(p->precision, &opt.precision, e) != EXIT_OK)
+    return e->status;
+  double exact = NAN;
+  if (p->exact && gq_parse_real(p->exact, &exact, why, sizeof why) != 0)
+    return refuse(e, EXIT_USAGE, "--exact=%s: %s", p->exact, why);
+
+  gq_mc_result res;
+  const int status = gq_mc_mean(ctx, f, &opt, &res);
+  if (status != GQ_SUCCESS)
+    return refuse(e, cli_exit_status(status), "%s", gq_last_error());
+  r->estimate = res.integral;
+  r->error_estimate = res.integral_se;
+  r->kernel_ms = res.kernel_ms;
+  r->jit = cli_jit_name(res.jit);
+  *checked = p->exact || p->check;
+  if (*checked) {
+    gq_mc_reference ref = {NAN, NAN, NAN, 0, GQ_MC_REFERENCE_EXACT};
+    if (gq_check_mc(f, &opt, &res, p->exact ? &exact : NULL, &ref, &r->tolerance, outcome) != GQ_SUCCESS)
+      return refuse(e, EXIT_RUNTIME, "reference: %s", gq_last_error());
+    if (outcome->has_reference) {
+      r->reference = ref.value;
+      r->difference = res.integral - ref.value;
+    }
+  }
+  if (opt.tol > 0.0 && !res.stopped_by_tol && outcome->verdict == GQ_CHECK_PASSED)
+    return refuse(e, EXIT_CHECK, "--tol=%s not reached: the standard error is %.3g after %llu samples", p->tol,
+                  res.se, (unsigned long long)res.n);
+  return EXIT_OK;
+}
+
+/* A parameter must be used, by f or by a limit. */
+static int unused_parameter(const batch_problem *p, const char *const *defs, size_t ndefs, problem_error *e)
+{
+  const char *texts[3] = {p->f ? p->f : "", p->a ? p->a : "", p->b ? p->b : ""}, *used[1];
+  for (size_t k = 0; k < ndefs; k++) {
+    int found = 0;
+    for (int t = 0; t < 3 && !found; t++)
+      found = used_definitions(texts[t], &defs[k], 1, used) == 1;
+    if (!found)
+      return refuse(e, EXIT_USAGE, "--param %s: the parameter is used neither by --f nor by --a or --b", defs[k]);
+  }
+  return EXIT_OK;
+}
+
+/* One problem: the definitions of its parameter values -> a record. */
+static void run_one(gq_context *ctx, const batch_problem *p, const char *const *defs, size_t ndefs,
+                    batch_record *r, batch_writer *w)
+{
+  problem_error e = {"", EXIT_OK};
+  gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
+  int checked = p->check;
+  uint64_t dims = 1;
+  char why[256];
+  gq_integrand *f = NULL;
+  gq_parse_error perr;
+  const uint64_t max_dims = p->command == BATCH_MC ? GQ_MC_MAX_DIMS : GQ_MAX_DIM;
+  const char *f_defs[CLI_MAX_PARAMS]; /* those f uses; the others are the limits' */
+  if (p->command == BATCH_MC && !p->f)
+    refuse(&e, EXIT_USAGE, "mc: --f=EXPR is required");
+  else if (p->dim && gq_parse_count(p->dim, max_dims, &dims, why, sizeof why) != 0)
+    refuse(&e, EXIT_USAGE, "--dim=%s: %s", p->dim, why);
+  else if (unused_parameter(p, defs, ndefs, &e) != EXIT_OK)
+    ;
+  else if (gq_integrand_parse(p->f ? p->f : "circle", f_defs, used_definitions(p->f ? p->f : "", defs, ndefs, f_defs),
+                              (int)dims, &f, &perr) != GQ_SUCCESS)
+    refuse(&e, perr.status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "--f=%s: %s", p->f ? p->f : "circle",
+           perr.message);
+  else if (p->command == BATCH_MC)
+    run_mc(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &checked, &e);
+  else
+    run_rule(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &e);
+  r->formula = f ? gq_integrand_formula(f) : p->f ? p->f : "circle";
+  if (e.status != EXIT_OK) {
+    r->status = e.status;
+    r->check = e.status == EXIT_CHECK ? reference_check(checked, &outcome) : "error";
+    r->message = e.text;
+  } else {
+    r->check = reference_check(checked, &outcome);
+    r->status = outcome.verdict == GQ_CHECK_PASSED ? EXIT_OK : EXIT_CHECK;
+    r->message = outcome.message;
+  }
+  batch_write(w, r);
+  gq_integrand_free(f);
+}
+
+void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_writer *w)
+{
+  sweep s;
+  char why[400];
+  const int rc = sweep_parse(&s, p->params, p->nparams, why, sizeof why);
+  if (rc != EXIT_OK) {
+    batch_record r = {.line = line, .command = p->command, .formula = p->f ? p->f : "", .check = "error",
+                      .message = why, .status = rc, .jit = "none"};
+    r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+    batch_write(w, &r);
+    return;
+  }
+  if (w->plot && !w->axis[0] && s.naxes > 0) {
+    /* the plot's x axis: the first parameter that takes several values */
+    for (int k = 0; k < s.naxes && !w->axis[0]; k++)
+      if (s.axis[k].count > 1)
+        snprintf(w->axis, sizeof w->axis, "%s", s.axis[k].name);
+  }
+  char text[CLI_MAX_PARAMS][96];
+  const char *defs[CLI_MAX_PARAMS];
+  double values[CLI_MAX_PARAMS];
+  for (size_t i = 0; i < s.problems; i++) {
+    batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
+    r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+    sweep_values(&s, i, values);
+    size_t at = 0;
+    for (int k = 0; k < s.naxes; k++) {
+      sweep_definition(&s, k, values[k], text[k], sizeof text[k]);
+      defs[k] = text[k];
+      at += (size_t)snprintf(r.params + at, at < sizeof r.params ? sizeof r.params - at : 0, "%s%s",
+                             k ? " " : "", text[k]);
+      if (strcmp(s.axis[k].name, w->axis) == 0)
+        r.x = values[k];
+    }
+    run_one(ctx, p, defs, (size_t)s.naxes, &r, w);
+  }
+  sweep_free(&s);
+}
+
+void batch_write_error(batch_writer *w, size_t line, const char *message)
+{
+  batch_record r = {.line = line, .formula = "", .check = "error", .message = message, .status = EXIT_USAGE,
+                    .jit = "none"};
+  r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+  batch_write(w, &r);
+}
+
+int batch_sweep_command(const batch_problem *p, const char *device, int no_cache, batch_format format,
+                        const char *plot)
+{
+  /* bad input found before any work: a sweep that cannot be read */
+  sweep s;
+  char why[400];
+  int rc = sweep_parse(&s, p->params, p->nparams, why, sizeof why);
+  if (rc != EXIT_OK)
+    return cli_error(rc, "%s", why);
+  sweep_free(&s);
+  gq_context *ctx;
+  if ((rc = cli_open_context(device, format != BATCH_TABLE, &ctx)) != EXIT_OK)
+    return rc;
+  if (no_cache)
+    gq_context_set_jit_cache(ctx, 0);
+  batch_writer w;
+  if ((rc = batch_writer_open(&w, stdout, format, plot)) == EXIT_OK) {
+    batch_run(ctx, p, 0, &w);
+    rc = batch_writer_close(&w);
+  }
+  gq_context_free(ctx);
+  return rc;
+}
