@@ -49,9 +49,6 @@ void usage_integrate(FILE *out)
         "  --epsabs=A           adaptive: absolute tolerance (default 0); the goal is\n"
         "                       error <= max(A, R |I|)\n"
         "  --max-evals=N        adaptive: evaluations of f at most (default 1e9)\n"
-        "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n"
-        "  --precision=P        double (default) or float: f evaluated in float,\n"
-        "                       estimate from a lower-order rule of the same pass\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);

@@ -136,9 +136,6 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
 {
   mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "plain", NULL, "auto", "double", NULL,
                   "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms};
-  int help = 0, nparams = 0;
-  mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "fused", NULL, "auto", "double", NULL,
-                  1, 0, 0, 0, t_start_ms};
   int help = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
