@@ -127,6 +127,13 @@ void cli_guard_streams(void)
         close(opened);
     }
   signal(SIGPIPE, SIG_IGN);
+  /* Off a terminal, a buffer larger than any help text or summary: stdio's
+   * own flushes (of an 8 KiB buffer) fail silently into ferror with errno
+   * lost, while a flush of ours (cli_flush_stdout, cli_close_output) can say
+   * why the output failed. */
+  static char buffer[1 << 16];
+  if (!isatty(STDOUT_FILENO))
+    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
 }
 
 int cli_flush_stdout(void)
