@@ -9,15 +9,17 @@
  *      (compensated, in store order: the same on any thread count); done
  *      when error <= tol = max(epsabs, epsrel |I|);
  *   3. live regions with err <= RETIRE tol vol/V (their share of the
- *      volume V, halved exactly by each bisection) are retired: their estimate and error move to the finished
- *      sums, so memory holds only the regions still worth cutting (PAGANI's
- *      "finished" regions, Sakiotis et al., SC21);
+ *      volume V, halved exactly by each bisection) are retired: their
+ *      estimate and error move to the finished sums, so memory holds only
+ *      the regions still worth cutting (PAGANI's "finished" regions,
+ *      Sakiotis et al., SC21);
  *   4. the regions with the largest errors are bisected, as many as cover
- *      twice the excess err - tol (bisection of a region with a kink only
- *      halves its error; a smooth one's drops by orders), found in O(n) by
- *      binning the errors by binary exponent, within the region store and
- *      the evaluation budget.  A pass that can split nothing stops, and says
- *      why: max-evals, max-regions, or roundoff (regions too narrow to cut).
+ *      the excess err - tol (more would split every live region each pass
+ *      when one region, at a singularity, holds nearly all the error),
+ *      found in O(n) by binning the errors by binary exponent, within the
+ *      region store and the evaluation budget.  A pass that can split
+ *      nothing stops, and says why: max-evals, max-regions, or roundoff
+ *      (regions too narrow to cut).
  * Regions that leave the store (split or retired) are replaced by its last
  * ones and the new halves appended, so the regions to evaluate are one
  * contiguous range and a pass moves only the regions that change; the
