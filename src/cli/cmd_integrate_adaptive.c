@@ -211,8 +211,8 @@ static void print_table(const gq_integrand *f, const gq_adaptive_options *opt, c
   printf("  estimate     %.17g\n", r->estimate);
   printf("  error est.   %.3g  (tolerance %.3g: %s)\n", r->abserr, r->tolerance,
          r->reached ? "reached" : "NOT reached");
-  printf("  regions      %llu in %llu passes (at most %llu held at once)\n", (unsigned long long)r->regions,
-         (unsigned long long)r->passes, (unsigned long long)r->max_held);
+  printf("  regions      %llu in %llu pass%s (at most %llu held at once)\n", (unsigned long long)r->regions,
+         (unsigned long long)r->passes, r->passes == 1 ? "" : "es", (unsigned long long)r->max_held);
   printf("  evaluations  %llu  (max %llu)\n", (unsigned long long)r->evaluations,
          (unsigned long long)opt->max_evals);
   if (check && outcome->verdict != GQ_CHECK_NOT_MADE) {

@@ -9,19 +9,23 @@
  *      (compensated, in store order: the same on any thread count); done
  *      when error <= tol = max(epsabs, epsrel |I|);
  *   3. live regions with err <= RETIRE tol vol/V (their share of the
- *      volume V, halved exactly by each bisection) are retired: their estimate and error move to the finished
- *      sums, so memory holds only the regions still worth cutting (PAGANI's
- *      "finished" regions, Sakiotis et al., SC21);
+ *      volume V, halved exactly by each bisection) are retired: their
+ *      estimate and error move to the finished sums, so memory holds only
+ *      the regions still worth cutting (PAGANI's "finished" regions,
+ *      Sakiotis et al., SC21);
  *   4. the regions with the largest errors are bisected, as many as cover
- *      twice the excess err - tol (bisection of a region with a kink only
- *      halves its error; a smooth one's drops by orders), found in O(n) by
- *      binning the errors by binary exponent, within the region store and
- *      the evaluation budget.  A pass that can split nothing stops, and says
- *      why: max-evals, max-regions, or roundoff (regions too narrow to cut).
+ *      the excess err - TARGET tol (no more: twice the excess splits every
+ *      live region each pass when one region, at a singularity, holds
+ *      nearly all the error),
+ *      found in O(n) by binning the errors by binary exponent, within the
+ *      region store and the evaluation budget.  A pass that can split
+ *      nothing stops, and says why: max-evals, max-regions, or roundoff
+ *      (regions too narrow to cut).
  * Regions that leave the store (split or retired) are replaced by its last
  * ones and the new halves appended, so the regions to evaluate are one
  * contiguous range and a pass moves only the regions that change; the
- * O(held) work left is two scans of the errors (the sums, the choice).
+ * O(held) work left is three scans of the errors (the sums, the retired,
+ * the choice), the first two in parallel parts fixed by the count held.
  *
  * The first pass cuts the box into m^D equal regions, m^D <= FIRST_REGIONS,
  * so that even the first launch has work for a GPU; both backends start
@@ -40,10 +44,17 @@
 
 enum {
   FIRST_REGIONS = 1024,
-  EXP_BINS = 2048 /* the exponent field of a double */
+  EXP_BINS = 2048,   /* the exponent field of a double */
+  SCAN_CHUNK = 32768, /* regions per part of the scans over the store, */
+  MAX_PARTS = 64      /* at most this many parts: a function of the count held alone */
 };
 /* The share of the tolerance the retired regions may take, spread by volume. */
 #define RETIRE 0.25
+/* The splits of a pass aim at this fraction of the tolerance: aiming at the
+ * tolerance itself ends in a tail of passes that each split a handful of
+ * regions while the error hovers just above it (35 of 51 passes on a 5-D
+ * product peak), each pass scanning every region held. */
+#define TARGET 0.5
 
 enum { KEEP = 0, SPLIT = 1, RETIRED = 2 };
 
@@ -54,9 +65,21 @@ typedef struct {
   double *share;                     /* of the whole volume: halved by each bisection */
   unsigned char *axis, *action;
   double *child_centre, *child_half, *child_share; /* a pass' new regions, before they join the store */
+  struct scan_part *part;            /* MAX_PARTS */
   double *bin_err;                   /* EXP_BINS: the errors per binary exponent, and their count */
   uint64_t *bin_count;
 } region_store;
+
+/* One part of a scan over the store: sums of its regions (compensated), and
+ * for the choice its retired regions' sums and its live errors by bin. */
+struct scan_part {
+  gq_csum est, err;
+  double live_err;
+  size_t live;
+  uint64_t retired;
+  double bin_err[EXP_BINS];
+  uint64_t bin_count[EXP_BINS];
+};
 
 static void store_free(region_store *s)
 {
@@ -70,6 +93,7 @@ static void store_free(region_store *s)
   free(s->child_centre);
   free(s->child_half);
   free(s->child_share);
+  free(s->part);
   free(s->bin_err);
   free(s->bin_count);
 }
@@ -90,10 +114,11 @@ static int store_alloc(region_store *s, int D, size_t cap)
   s->child_centre = malloc(vec);
   s->child_half = malloc(vec);
   s->child_share = malloc(one);
+  s->part = malloc(MAX_PARTS * sizeof *s->part);
   s->bin_err = malloc(EXP_BINS * sizeof *s->bin_err);
   s->bin_count = malloc(EXP_BINS * sizeof *s->bin_count);
   if (s->centre && s->half && s->est && s->err && s->share && s->axis && s->action && s->child_centre &&
-      s->child_half && s->child_share && s->bin_err && s->bin_count)
+      s->child_half && s->child_share && s->part && s->bin_err && s->bin_count)
     return GQ_SUCCESS;
   store_free(s);
   return gq_fail(GQ_ENOMEM, "cannot allocate a store of %zu regions in %d dimensions", cap, D);
@@ -194,6 +219,87 @@ static int splittable(const region_store *s, size_t r)
   return q > 0.0 && c - q != c && c + q != c && c - q != c + q;
 }
 
+/* The parts of a scan over the held regions: fixed by the count held, so
+ * that their sums, merged in order, do not depend on the thread count. */
+static int scan_parts(const region_store *s)
+{
+  const size_t parts = s->held / SCAN_CHUNK + 1;
+  return parts < MAX_PARTS ? (int)parts : MAX_PARTS;
+}
+
+static size_t part_begin(const region_store *s, int k, int parts) { return s->held / (size_t)parts * (size_t)k +
+                                                                             s->held % (size_t)parts * (size_t)k / (size_t)parts; }
+
+/* Step 2: the sums of the held regions' estimates and errors. */
+static void held_sums(region_store *s, gq_csum *est, gq_csum *err)
+{
+  const int parts = scan_parts(s), threads = gq_cpu_threads(), team = threads < parts ? threads : parts;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int k = 0; k < parts; k++) {
+    struct scan_part *p = &s->part[k];
+    p->est = p->err = gq_csum_zero();
+    for (size_t r = part_begin(s, k, parts), end = part_begin(s, k + 1, parts); r < end; r++) {
+      gq_csum_add(&p->est, s->est[r]);
+      gq_csum_add(&p->err, s->err[r]);
+    }
+  }
+  for (int k = 0; k < parts; k++) {
+    gq_csum_merge(est, s->part[k].est);
+    gq_csum_merge(err, s->part[k].err);
+  }
+}
+
+/* Step 3, and the bins of step 4: each region retired or kept; the retired
+ * ones' sums into fin_est, fin_err; the live errors by bin into the store's
+ * bins.  Returns the live count, their errors' sum in *live_err. */
+static size_t retire(region_store *s, double tol, gq_csum *fin_est, gq_csum *fin_err, uint64_t *retired,
+                     double *live_err)
+{
+  const int parts = scan_parts(s), threads = gq_cpu_threads(), team = threads < parts ? threads : parts;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+  for (int k = 0; k < parts; k++) {
+    struct scan_part *p = &s->part[k];
+    p->est = p->err = gq_csum_zero();
+    p->live_err = 0.0;
+    p->live = 0;
+    p->retired = 0;
+    memset(p->bin_err, 0, sizeof p->bin_err);
+    memset(p->bin_count, 0, sizeof p->bin_count);
+    for (size_t r = part_begin(s, k, parts), end = part_begin(s, k + 1, parts); r < end; r++) {
+      const double e = s->err[r];
+      if (e <= RETIRE * tol * s->share[r]) {
+        s->action[r] = RETIRED;
+        gq_csum_add(&p->est, s->est[r]);
+        gq_csum_add(&p->err, e);
+        p->retired++;
+        continue;
+      }
+      s->action[r] = KEEP;
+      p->bin_err[exp_bin(e)] += e;
+      p->bin_count[exp_bin(e)]++;
+      p->live_err += e;
+      p->live++;
+    }
+  }
+  memset(s->bin_err, 0, EXP_BINS * sizeof *s->bin_err);
+  memset(s->bin_count, 0, EXP_BINS * sizeof *s->bin_count);
+  size_t live = 0;
+  *live_err = 0.0;
+  for (int k = 0; k < parts; k++) {
+    const struct scan_part *p = &s->part[k];
+    gq_csum_merge(fin_est, p->est);
+    gq_csum_merge(fin_err, p->err);
+    *retired += p->retired;
+    *live_err += p->live_err;
+    live += p->live;
+    for (int b = 0; b < EXP_BINS; b++) {
+      s->bin_err[b] += p->bin_err[b];
+      s->bin_count[b] += p->bin_count[b];
+    }
+  }
+  return live;
+}
+
 /* Steps 3 and 4: the action of every region (retired ones added to the
  * finished sums); errors and tolerances in units of g.  Returns the number
  * to split, at most the room left by the store and by max_split; *stop says
@@ -201,25 +307,8 @@ static int splittable(const region_store *s, size_t r)
 static size_t choose(region_store *s, double tol, double excess, uint64_t max_split,
                      gq_csum *fin_est, gq_csum *fin_err, uint64_t *retired, gq_adaptive_stop *stop)
 {
-  memset(s->bin_err, 0, EXP_BINS * sizeof *s->bin_err);
-  memset(s->bin_count, 0, EXP_BINS * sizeof *s->bin_count);
-  double live_err = 0.0;
-  size_t live = 0;
-  for (size_t r = 0; r < s->held; r++) {
-    const double e = s->err[r];
-    if (e <= RETIRE * tol * s->share[r]) {
-      s->action[r] = RETIRED;
-      gq_csum_add(fin_est, s->est[r]);
-      gq_csum_add(fin_err, e);
-      ++*retired;
-      continue;
-    }
-    s->action[r] = KEEP;
-    s->bin_err[exp_bin(e)] += e;
-    s->bin_count[exp_bin(e)]++;
-    live_err += e;
-    live++;
-  }
+  double live_err;
+  const size_t live = retire(s, tol, fin_est, fin_err, retired, &live_err);
   /* a split turns one live region into two */
   if ((uint64_t)(s->cap - live) < max_split)
     max_split = s->cap - live;
@@ -467,10 +556,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
       break;
     }
     gq_csum est = fin_est, err = fin_err;
-    for (size_t i = 0; i < s.held; i++) {
-      gq_csum_add(&est, s.est[i]);
-      gq_csum_add(&err, s.err[i]);
-    }
+    held_sums(&s, &est, &err);
     const double I = gq_csum_value(est) * scale, E = gq_csum_value(err) * fabs(scale);
     r->estimate = I;
     r->abserr = E;
@@ -486,7 +572,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     const uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
     gq_adaptive_stop stop = GQ_ADAPTIVE_ROUNDOFF;
     const size_t split =
-        choose(&s, tol / fabs(scale), (E - tol) / fabs(scale), max_split, &fin_est, &fin_err, &retired, &stop);
+        choose(&s, tol / fabs(scale), (E - TARGET * tol) / fabs(scale), max_split, &fin_est, &fin_err, &retired, &stop);
     if (split == 0) {
       r->stop = stop;
       break;
