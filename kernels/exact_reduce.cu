@@ -229,6 +229,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   out->magnitudes = magnitudes;
   if (p->n == 0)
     return GQ_SUCCESS;
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
   const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
   if (reinterpret_cast<uintptr_t>(p->x) % esize || (p->y && reinterpret_cast<uintptr_t>(p->y) % esize))
     return gq_fail(GQ_EINVAL, "data reduction: the arrays must be aligned to their element size");

@@ -3,7 +3,8 @@
 # values near DBL_MAX, subnormals) give the same JSON numbers for
 # OMP_NUM_THREADS = 1, 2, 3, 7, from a file and from standard input, and
 # the dot, sum and mean equal the exact rational results (Python's
-# fractions) rounded once; the variance is within an ulp.  NaN follows
+# fractions) rounded once; the sd is within an ulp; on random 64-bit
+# patterns too (every exponent).  NaN follows
 # --nan as without the flag; every command accepts the flag.
 . "$TESTS_SRC/tap.sh"
 d=$tap_tmp
@@ -63,6 +64,37 @@ var = sum((x - mean) ** 2 for x in X) / (n - 1)
 assert var > F(sys.float_info.max) and s["var_sample"] is None, s["var_sample"]
 sd = F(s["sd_sample"])  # |sd^2 - var| <= 2 sd ulp(sd): sd within an ulp of sqrt(var)
 assert abs(sd * sd - var) <= 2 * sd * F(math.ulp(s["sd_sample"])), s["sd_sample"]
+' "$d"
+
+# random 64-bit patterns: every exponent, subnormals, NaN and Inf
+python3 -c '
+import random, sys
+random.seed(21)
+for p in sys.argv[1:]:
+    open(p, "wb").write(random.getrandbits(64 * 20000).to_bytes(8 * 20000, "little"))
+' "$d/r1.f64" "$d/r2.f64"
+"$G" stats "$d/r1.f64" --format=raw --nan=omit --deterministic --device=cpu --json >"$d/rs.json" 2>/dev/null
+"$G" rms "$d/r1.f64" "$d/r2.f64" --format=raw --nan=omit --deterministic --device=cpu --json >"$d/rr.json" 2>/dev/null
+check "random bits (--nan=omit): mean correctly rounded, sd and rms within an ulp, min and its index" python3 -c '
+import json, math, struct, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+def load(p):
+    raw = open(d + "/" + p, "rb").read(); return struct.unpack("<%dd" % (len(raw) // 8), raw)
+a, b = load("r1.f64"), load("r2.f64")
+s, r = json.load(open(d + "/rs.json")), json.load(open(d + "/rr.json"))
+X = [F(x) for x in a if math.isfinite(x)]
+n = len(X); mean = sum(X) / n
+assert s["n"] == n and s["mean"] == float(mean), (s["mean"], float(mean))
+var = sum((x - mean) ** 2 for x in X) / (n - 1)
+sd = F(s["sd_sample"])
+assert abs(sd * sd - var) <= 2 * sd * F(math.ulp(s["sd_sample"])), s["sd_sample"]
+m = min(x for x in a if math.isfinite(x))
+assert s["min"] == m and s["argmin"] == a.index(m)
+P = [(F(x), F(y)) for x, y in zip(a, b) if math.isfinite(x) and math.isfinite(y)]
+ms = sum((x - y) ** 2 for x, y in P) / len(P)
+rms = F(r["rms"])
+assert abs(rms * rms - ms) <= 2 * rms * F(math.ulp(r["rms"])), r["rms"]
 ' "$d"
 
 printf '1\nnan\n3\n' >"$d/nan.txt"

@@ -368,9 +368,8 @@ void vec_print_footer(const vec_run *run, gq_context *ctx)
     printf("  backend      cuda: %s, %d multiprocessors\n", gq_context_device_name(ctx), gq_context_threads(ctx));
   else
     printf("  backend      %s\n", gq_context_device_name(ctx));
-  if (cli_deterministic) /* files are streamed through the host, which reduces them there */
-    printf("  mode         deterministic: exact sums, rounded once%s\n",
-           !run->generated && gq_context_backend(ctx) == GQ_BACKEND_CUDA ? " (streamed data reduced on the host)" : "");
+  if (cli_deterministic)
+    printf("  mode         deterministic: exact sums, rounded once\n");
   printf("  reduce time  %.4g ms  (%.3g GB/s%s)\n", run->reduce_ms, gbps(run),
          run->generated ? ", data generated in place" : ", read + copy + reduce");
   if (!run->generated)
