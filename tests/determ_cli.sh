@@ -107,6 +107,17 @@ check "propagate with --check: as without the flag (exit 2, --check needs omit)"
 run "$G" stats --gen=uniform --n=1e5 --deterministic --device=cpu --check
 check "--gen data, checked: exit 0" test "$rc" -eq 0
 
+# integrate and mc on the CPU: fixed parts merged in order, so the same bits
+# for any thread count (what gpuquad(1) promises for them)
+for c in "integrate --f=exp(-x*x)*cos(3*x) --n=3000001" "integrate --f=atan --n=1001 --rule=gauss-legendre" \
+  "integrate --f=x*y*exp(x) --dim=2 --n=300 --rule=simpson" "mc --f=sin --n=1000003"; do
+  for t in 1 2 3 7; do
+    OMP_NUM_THREADS=$t "$G" $c --deterministic --device=cpu --quiet >"$d/i$t.txt" 2>/dev/null
+  done
+  check "$c: the same bits on 1, 2, 3 and 7 threads" sh -c 'test -s "$1/i1.txt" && cmp -s "$1/i1.txt" "$1/i2.txt" &&
+    cmp -s "$1/i1.txt" "$1/i3.txt" && cmp -s "$1/i1.txt" "$1/i7.txt"' _ "$d"
+done
+
 for cmd in "integrate --f=sin --n=1000" "mc --f=sin --n=1000" "scan --gen=uniform --n=100" \
   "hist --gen=uniform --n=100 --bins=4"; do
   run sh -c "\"$G\" $cmd --deterministic --device=cpu >/dev/null"
