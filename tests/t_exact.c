@@ -358,8 +358,22 @@ static void test_api(void)
   tap_ok(gq_exact_accumulate(ctx, a, 1, NULL, NULL) == GQ_EINVAL, "a NULL x is GQ_EINVAL");
   tap_ok(gq_context_set_deterministic(ctx, 2) == GQ_EINVAL && gq_context_deterministic(ctx) == 1,
          "set_deterministic(2) is GQ_EINVAL and changes nothing");
+  double v2;
+  gq_rms_result rr;
+  tap_ok(gq_exact_acc_create(GQ_EXACT_SUM, NULL) == GQ_EINVAL && gq_exact_acc_merge(NULL, b) == GQ_EINVAL &&
+             gq_exact_acc_merge(a, NULL) == GQ_EINVAL && gq_exact_accumulate(NULL, a, 1, &v2, NULL) == GQ_EINVAL &&
+             gq_exact_accumulate(ctx, NULL, 1, &v2, NULL) == GQ_EINVAL &&
+             gq_exact_stream(ctx, NULL, NULL, a, NULL) == GQ_EINVAL && gq_exact_stream(ctx, NULL, NULL, NULL, NULL) ==
+             GQ_EINVAL && gq_exact_sum_finish(NULL, GQ_NAN_OMIT, &v2, NULL) == GQ_EINVAL &&
+             gq_exact_sum_finish(a, GQ_NAN_OMIT, NULL, NULL) == GQ_EINVAL &&
+             gq_exact_rms_finish(a, GQ_NAN_OMIT, &rr) == GQ_EINVAL && gq_exact_rms_finish(NULL, GQ_NAN_OMIT, &rr) ==
+             GQ_EINVAL && gq_exact_stats_finish(b, GQ_NAN_OMIT, NULL) == GQ_EINVAL &&
+             gq_context_set_deterministic(NULL, 1) == GQ_EINVAL && gq_context_deterministic(NULL) == 0,
+         "NULL arguments and the wrong kind are GQ_EINVAL, never a crash");
+  tap_ok(gq_exact_sum_finish(a, (gq_nan_policy)7, &v2, NULL) == GQ_EINVAL, "an unknown NaN policy is GQ_EINVAL");
   gq_exact_acc_free(a);
   gq_exact_acc_free(b);
+  gq_exact_acc_free(NULL);
 }
 
 int main(int argc, char **argv)
