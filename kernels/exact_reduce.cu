@@ -164,9 +164,11 @@ const void *kernel_of(int kind, bool abs)
 {
   switch (kind) {
   case GQ_REDUCE_SUM:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T> : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T>
+               : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
   case GQ_REDUCE_DOT:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T> : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T>
+               : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
   case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, true, T>;
   default: return (const void *)exact_kernel<GQ_REDUCE_STATS, true, T>;
   }

@@ -297,8 +297,8 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   else
     gq_sum_acc_init(&acc->sum);
   if (cli_deterministic) {
-    const int made = gq_exact_acc_create(kind == VEC_DOT ? GQ_EXACT_DOT : kind == VEC_RMS ? GQ_EXACT_RMS : GQ_EXACT_STATS,
-                                         &run->exact);
+    const gq_exact_kind exact = kind == VEC_DOT ? GQ_EXACT_DOT : kind == VEC_RMS ? GQ_EXACT_RMS : GQ_EXACT_STATS;
+    const int made = gq_exact_acc_create(exact, &run->exact);
     if (made != GQ_SUCCESS) {
       gq_context_free(*ctx);
       *ctx = NULL;
