@@ -169,7 +169,8 @@ int main(int argc, char **argv)
   printf("  %-28s %9.2f us %7.1f GB/s (CUDA events, device only)\n", "CUB DeviceReduce::Sum 2^28", cub.median,
          bytes / cub.median * 1e-3);
 #if GQ_HAVE_CUB_GPU_TO_GPU
-  const Stat cubd = event_time(stream, e0, e1, 3, reps, [&] { cub::DeviceReduce::Sum(B.d_x, d_out, (long long)big, env); });
+  const Stat cubd =
+    event_time(stream, e0, e1, 3, reps, [&] { cub::DeviceReduce::Sum(B.d_x, d_out, (long long)big, env); });
   printf("  %-28s %9.2f us %7.1f GB/s (CUDA events; the env's stream)\n", "CUB gpu_to_gpu Sum 2^28", cubd.median,
          bytes / cubd.median * 1e-3);
 #else

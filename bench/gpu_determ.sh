@@ -37,6 +37,17 @@ for c in "dot --gen=uniform --n=3000001" "rms --gen=uniform --n=1000003" "stats 
   if [ -n "$g" ] && [ "$g" = "$h" ]; then same=$((same + 1)); else differ=$((differ + 1)); echo "$c: gpu $g / cpu $h" >>"$OUT/cli-differ.txt"; fi
 done
 say "gpuquad --deterministic, cuda vs cpu (uniform/linspace --gen data): $same identical, $differ differ"
+# random bits: every exponent, subnormals, NaN and Inf (omitted), streamed from files
+head -c 80000000 /dev/urandom >"$OUT/r1.f64"
+head -c 80000000 /dev/urandom >"$OUT/r2.f64"
+same=0 differ=0
+for c in "stats $OUT/r1.f64" "dot $OUT/r1.f64 $OUT/r2.f64" "rms $OUT/r1.f64 $OUT/r2.f64"; do
+  g=$(./gpuquad $c --format=raw --nan=omit --deterministic --device=cuda --json 2>/dev/null | sed 's/"backend.*//')
+  h=$(./gpuquad $c --format=raw --nan=omit --deterministic --device=cpu --json 2>/dev/null | sed 's/"backend.*//')
+  if [ -n "$g" ] && [ "$g" = "$h" ]; then same=$((same + 1)); else differ=$((differ + 1)); echo "$c: gpu $g / cpu $h" >>"$OUT/cli-differ.txt"; fi
+done
+say "gpuquad --deterministic, cuda vs cpu (10^7 random-bit doubles, files): $same identical, $differ differ"
+rm -f "$OUT/r1.f64" "$OUT/r2.f64"
 
 # ---- sanitizers on small sizes ----
 for tool in memcheck racecheck synccheck; do

@@ -164,9 +164,11 @@ const void *kernel_of(int kind, bool abs)
 {
   switch (kind) {
   case GQ_REDUCE_SUM:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T> : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T>
+               : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
   case GQ_REDUCE_DOT:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T> : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T>
+               : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
   case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, true, T>;
   default: return (const void *)exact_kernel<GQ_REDUCE_STATS, true, T>;
   }
@@ -229,6 +231,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   out->magnitudes = magnitudes;
   if (p->n == 0)
     return GQ_SUCCESS;
+  GQ_CUDA_TRY(cudaSetDevice(st->device));
   const size_t esize = p->is_float ? sizeof(float) : sizeof(double);
   if (reinterpret_cast<uintptr_t>(p->x) % esize || (p->y && reinterpret_cast<uintptr_t>(p->y) % esize))
     return gq_fail(GQ_EINVAL, "data reduction: the arrays must be aligned to their element size");

@@ -1083,7 +1083,7 @@ int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other);
  * else NULL), on any context. */
 int gq_exact_accumulate(gq_context *ctx, gq_exact_acc *acc, size_t n, const double *x, const double *y);
 int gq_exact_accumulate_f(gq_context *ctx, gq_exact_acc *acc, size_t n, const float *x, const float *y);
-/* A reader's chunks (y for dot and rms), reduced on the host. */
+/* A reader's chunks (y for dot and rms), on the context's backend. */
 int gq_exact_stream(gq_context *ctx, gq_reader *x, gq_reader *y, gq_exact_acc *acc, gq_stream_info *info);
 /* Finishes under a NaN policy, as gq_sum_finish, gq_rms_finish and
  * gq_stats_finish define them; abs_sum (may be NULL) gets sum |t_i|. */

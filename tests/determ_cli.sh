@@ -3,7 +3,8 @@
 # values near DBL_MAX, subnormals) give the same JSON numbers for
 # OMP_NUM_THREADS = 1, 2, 3, 7, from a file and from standard input, and
 # the dot, sum and mean equal the exact rational results (Python's
-# fractions) rounded once; the variance is within an ulp.  NaN follows
+# fractions) rounded once; the sd is within an ulp; on random 64-bit
+# patterns too (every exponent).  NaN follows
 # --nan as without the flag; every command accepts the flag.
 . "$TESTS_SRC/tap.sh"
 d=$tap_tmp
@@ -65,6 +66,37 @@ sd = F(s["sd_sample"])  # |sd^2 - var| <= 2 sd ulp(sd): sd within an ulp of sqrt
 assert abs(sd * sd - var) <= 2 * sd * F(math.ulp(s["sd_sample"])), s["sd_sample"]
 ' "$d"
 
+# random 64-bit patterns: every exponent, subnormals, NaN and Inf
+python3 -c '
+import random, sys
+random.seed(21)
+for p in sys.argv[1:]:
+    open(p, "wb").write(random.getrandbits(64 * 20000).to_bytes(8 * 20000, "little"))
+' "$d/r1.f64" "$d/r2.f64"
+"$G" stats "$d/r1.f64" --format=raw --nan=omit --deterministic --device=cpu --json >"$d/rs.json" 2>/dev/null
+"$G" rms "$d/r1.f64" "$d/r2.f64" --format=raw --nan=omit --deterministic --device=cpu --json >"$d/rr.json" 2>/dev/null
+check "random bits (--nan=omit): mean correctly rounded, sd and rms within an ulp, min and its index" python3 -c '
+import json, math, struct, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+def load(p):
+    raw = open(d + "/" + p, "rb").read(); return struct.unpack("<%dd" % (len(raw) // 8), raw)
+a, b = load("r1.f64"), load("r2.f64")
+s, r = json.load(open(d + "/rs.json")), json.load(open(d + "/rr.json"))
+X = [F(x) for x in a if math.isfinite(x)]
+n = len(X); mean = sum(X) / n
+assert s["n"] == n and s["mean"] == float(mean), (s["mean"], float(mean))
+var = sum((x - mean) ** 2 for x in X) / (n - 1)
+sd = F(s["sd_sample"])
+assert abs(sd * sd - var) <= 2 * sd * F(math.ulp(s["sd_sample"])), s["sd_sample"]
+m = min(x for x in a if math.isfinite(x))
+assert s["min"] == m and s["argmin"] == a.index(m)
+P = [(F(x), F(y)) for x, y in zip(a, b) if math.isfinite(x) and math.isfinite(y)]
+ms = sum((x - y) ** 2 for x, y in P) / len(P)
+rms = F(r["rms"])
+assert abs(rms * rms - ms) <= 2 * rms * F(math.ulp(r["rms"])), r["rms"]
+' "$d"
+
 printf '1\nnan\n3\n' >"$d/nan.txt"
 run "$G" stats "$d/nan.txt" --deterministic --device=cpu --nan=omit --json
 check "--nan=omit: NaN left out, mean 2" sh -c 'printf "%s\n" "$1" | grep -q "\"mean\": 2,"' _ "$out"
@@ -74,6 +106,17 @@ run "$G" stats "$d/nan.txt" --deterministic --device=cpu --check
 check "propagate with --check: as without the flag (exit 2, --check needs omit)" test "$rc" -eq 2
 run "$G" stats --gen=uniform --n=1e5 --deterministic --device=cpu --check
 check "--gen data, checked: exit 0" test "$rc" -eq 0
+
+# integrate and mc on the CPU: fixed parts merged in order, so the same bits
+# for any thread count (what gpuquad(1) promises for them)
+for c in "integrate --f=exp(-x*x)*cos(3*x) --n=3000001" "integrate --f=atan --n=1001 --rule=gauss-legendre" \
+  "integrate --f=x*y*exp(x) --dim=2 --n=300 --rule=simpson" "mc --f=sin --n=1000003"; do
+  for t in 1 2 3 7; do
+    OMP_NUM_THREADS=$t "$G" $c --deterministic --device=cpu --quiet >"$d/i$t.txt" 2>/dev/null
+  done
+  check "$c: the same bits on 1, 2, 3 and 7 threads" sh -c 'test -s "$1/i1.txt" && cmp -s "$1/i1.txt" "$1/i2.txt" &&
+    cmp -s "$1/i1.txt" "$1/i3.txt" && cmp -s "$1/i1.txt" "$1/i7.txt"' _ "$d"
+done
 
 for cmd in "integrate --f=sin --n=1000" "mc --f=sin --n=1000" "scan --gen=uniform --n=100" \
   "hist --gen=uniform --n=100 --bins=4"; do

@@ -131,27 +131,45 @@ static int cpu_stream(gq_context *ctx, gq_reduce_kind kind, gq_stream_src *src, 
   return status;
 }
 
-/* Deterministic: every chunk into an exact accumulator on the host, where
- * the chunk already is, on either backend (the bits are the CPU's). */
-static int exact_stream(gq_stream_src *src, struct gq_exact_acc *acc, gq_stream_info *info)
+/* Deterministic: every chunk into an exact accumulator, on the context's
+ * backend (a CUDA context copies each chunk to the device and waits: no
+ * overlap yet, but the device's bandwidth rather than the host's cores). */
+static int exact_stream(gq_context *ctx, gq_stream_src *src, size_t cap, struct gq_exact_acc *acc,
+                        gq_stream_info *info)
 {
+  const int cuda = ctx->backend == GQ_BACKEND_CUDA;
   const size_t esize = src->want_float ? sizeof(float) : sizeof(double);
-  char *buf = malloc(2 * CPU_CHUNK * esize);
+  char *buf = malloc(2 * cap * esize);
   struct gq_exact_acc *chunk = malloc(sizeof *chunk);
+  void *dev = NULL;
   int status = buf && chunk ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cannot allocate the chunk buffers");
+  if (status == GQ_SUCCESS && cuda)
+    status = gq_cuda_alloc(ctx->cuda, 2 * cap * esize, &dev);
   while (status == GQ_SUCCESS) {
     size_t got;
-    status = gq_stream_src_next(src, buf, buf + CPU_CHUNK * esize, CPU_CHUNK, &got);
+    status = gq_stream_src_next(src, buf, buf + cap * esize, cap, &got);
     if (status != GQ_SUCCESS || got == 0)
       break;
-    gq_array_reduce p = {(gq_reduce_kind)acc->kind, src->want_float, 0, got, buf,
-                         src->y ? buf + CPU_CHUNK * esize : NULL};
-    const double t0 = gq_wall_ms();
-    status = gq_cpu_exact_reduce(&p, acc->magnitudes, chunk);
+    const char *data = buf;
+    double t0 = gq_wall_ms();
+    if (cuda) {
+      status = gq_cuda_copy_to(ctx->cuda, dev, buf, got * esize);
+      if (status == GQ_SUCCESS && src->y)
+        status = gq_cuda_copy_to(ctx->cuda, (char *)dev + cap * esize, buf + cap * esize, got * esize);
+      data = dev;
+      info->copy_ms += gq_wall_ms() - t0;
+      t0 = gq_wall_ms();
+    }
+    gq_array_reduce p = {(gq_reduce_kind)acc->kind, src->want_float, 0, got, data, src->y ? data + cap * esize : NULL};
+    if (status == GQ_SUCCESS)
+      status = cuda ? gq_cuda_exact_reduce(ctx->cuda, &p, acc->magnitudes, chunk)
+                    : gq_cpu_exact_reduce(&p, acc->magnitudes, chunk);
     info->compute_ms += gq_wall_ms() - t0;
     if (status == GQ_SUCCESS)
       gq_exact_acc_merge_chunk(acc, chunk);
   }
+  if (dev)
+    gq_cuda_free(ctx->cuda, dev);
   free(chunk);
   free(buf);
   return status;
@@ -169,7 +187,8 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
     return gq_fail(GQ_EINVAL, "streamed reduction: NULL argument");
   const double t0 = gq_wall_ms();
   gq_stream_src src;
-  int status = gq_stream_src_init(&src, x, y, ctx->backend == GQ_BACKEND_CUDA && !exact ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK);
+  const size_t cap = ctx->backend == GQ_BACKEND_CUDA ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK;
+  int status = gq_stream_src_init(&src, x, y, cap);
   src.observer = observer;
   /* Inputs whose length is known to be 0 (npy, raw from a file or memory)
    * give the identity (acc as it was) without a backend: nothing to stage,
@@ -177,7 +196,7 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   const int known_empty = gq_reader_length(x) == 0 && (!y || gq_reader_length(y) == 0);
   if (status == GQ_SUCCESS && !known_empty) {
     if (exact)
-      status = exact_stream(&src, exact, info);
+      status = exact_stream(ctx, &src, cap, exact, info);
     else if (ctx->backend == GQ_BACKEND_CUDA)
       status = gq_cuda_stream(ctx->cuda, kind, &src, acc, info);
     else
@@ -188,7 +207,7 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   info->read_ms = src.read_ms;
   info->wall_ms = gq_wall_ms() - t0;
   info->bound = busiest(info->read_ms, info->copy_ms, info->compute_ms,
-                        ctx->backend == GQ_BACKEND_CUDA && !exact ? "GPU" : "CPU");
+                        ctx->backend == GQ_BACKEND_CUDA ? "GPU" : "CPU");
   gq_stream_src_free(&src);
   if (status == GQ_SUCCESS)
     gq_clear_error();
