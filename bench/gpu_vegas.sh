@@ -37,8 +37,8 @@ cat "$B/tests/vegas.log" "$B/tests/sobol.log" >"$OUT/gpu_tests.log" 2>/dev/null
 grep -E '^not ok|^(FAIL|ERROR)' "$OUT/check.log" "$OUT/gpu_tests.log" | head -20 | tee -a "$summary"
 grep -E 'GPU and CPU agree|first pass' "$OUT/gpu_tests.log" | tee -a "$summary"
 
-# D = 4 with 512 bins keeps the training cells in shared memory (16 KiB);
-# D = 16 with 512 bins (64 KiB) takes the warp-aggregated global atomics.
+# D = 4 with 512 bins keeps the training cells in shared memory (2 x 16 KiB);
+# D = 16 with 512 bins (2 x 64 KiB) takes the warp-aggregated global atomics.
 G="$B/gpuquad"
 peak4='exp(-100*((x1-0.5)^2+(x2-0.5)^2+(x3-0.5)^2+(x4-0.5)^2))'
 for tool in memcheck racecheck synccheck; do

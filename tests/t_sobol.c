@@ -1,10 +1,10 @@
 /* t_sobol.c — Owen-scrambled Sobol points (gq_mc_sobol, sobol.h) on the CPU,
  * or with "gpu" on CUDA device 0 (exit 77 without one): the direction table
  * against Joe and Kuo's rows, the first unscrambled points against their
- * published values, the net property that scrambling keeps, known integrals
- * in 1 to 8 dimensions, the rounding of n, the coverage of the Student-t
- * interval over many seeds, the GPU's points against the CPU's, and bad
- * options. */
+ * published values, walking the sequence by one xor a point, the net
+ * property that scrambling keeps, known integrals in 1 to 8 dimensions, the
+ * rounding of n, the coverage of the Student-t interval over many seeds, the
+ * GPU's points against the CPU's, and bad options. */
 #include "config.h"
 
 #include <math.h>
@@ -54,6 +54,23 @@ static void first_points(void)
     for (int d = 0; d < 3; d++)
       bad += ldexp((double)gq_sobol_word((uint64_t)i, d), -32) != want[i][d];
   tap_ok(bad == 0, "the first 8 unscrambled points in 3 dimensions are the published ones (%d differ)", bad);
+}
+
+/* Walking the sequence by one xor a point gives the points computed from
+ * their indices, from 0 and from an index near 2^32. */
+static void walk(void)
+{
+  int bad = 0;
+  const uint64_t starts[] = {0, 12345, (UINT64_C(1) << 32) - 4096};
+  for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++)
+    for (int d = 0; d < GQ_SOBOL_DIMS; d++) {
+      unsigned int word = gq_sobol_word(starts[s], d);
+      for (uint64_t i = starts[s] + 1; i < starts[s] + 4096; i++) {
+        word = gq_sobol_next(word, i, d);
+        bad += word != gq_sobol_word(i, d);
+      }
+    }
+  tap_ok(bad == 0, "one xor a step walks the sequence as the direct formula gives it (%d differ)", bad);
 }
 
 /* Owen scrambling keeps the net: 2^m points, each dimension's 2^m equal
@@ -240,6 +257,7 @@ int main(int argc, char **argv)
   if (!gpu) {
     direction_table();
     first_points();
+    walk();
     scrambled_net();
   }
   known_values(ctx);

@@ -42,12 +42,12 @@ int module_source(const gq_integrand *f, int precision, std::string *src)
 
 // The pass's device copies, freed in order on the stream.
 struct Buffers {
-  double *edges = nullptr, *sum = nullptr, *sum2 = nullptr, *train = nullptr;
+  double *edges = nullptr, *sum = nullptr, *sum2 = nullptr, *train = nullptr, *train_weight = nullptr;
   unsigned long long *counts = nullptr, *first_quad = nullptr;
   cudaStream_t stream = nullptr;
   ~Buffers()
   {
-    void *all[] = {edges, sum, sum2, train, counts, first_quad};
+    void *all[] = {edges, sum, sum2, train, train_weight, counts, first_quad};
     for (void *b : all)
       if (b)
         cudaFreeAsync(b, stream);
@@ -69,6 +69,7 @@ int launch(gq_cuda_state *st, const gq_vegas_pass *p, const Buffers &b, const vo
   prob.sum = b.sum;
   prob.sum2 = b.sum2;
   prob.train = b.train;
+  prob.train_weight = b.train_weight;
   for (int d = 0; d < D; d++) {
     prob.a[d] = p->a[d];
     prob.w[d] = p->w[d];
@@ -79,7 +80,7 @@ int launch(gq_cuda_state *st, const gq_vegas_pass *p, const Buffers &b, const vo
   prob.pass = p->pass;
   prob.bins = p->bins;
   prob.strata = p->strata;
-  const size_t smem = shared ? (size_t)D * p->bins * sizeof(double) : 0;
+  const size_t smem = shared ? 2 * (size_t)D * p->bins * sizeof(double) : 0;
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, smem) != cudaSuccess || per_sm < 1) {
     cudaGetLastError();
@@ -91,6 +92,7 @@ int launch(gq_cuda_state *st, const gq_vegas_pass *p, const Buffers &b, const vo
   GQ_CUDA_TRY(cudaMemsetAsync(b.sum, 0, p->hcubes * sizeof(double), st->stream));
   GQ_CUDA_TRY(cudaMemsetAsync(b.sum2, 0, p->hcubes * sizeof(double), st->stream));
   GQ_CUDA_TRY(cudaMemsetAsync(b.train, 0, cells * sizeof(double), st->stream));
+  GQ_CUDA_TRY(cudaMemsetAsync(b.train_weight, 0, cells * sizeof(double), st->stream));
   void *args[] = {&prob};
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
   GQ_CUDA_TRY(cudaLaunchKernel(kernel, dim3(grid), dim3(BLOCK), args, smem, st->stream));
@@ -98,6 +100,8 @@ int launch(gq_cuda_state *st, const gq_vegas_pass *p, const Buffers &b, const vo
   GQ_CUDA_TRY(cudaMemcpyAsync(p->sum, b.sum, p->hcubes * sizeof(double), cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(p->sum2, b.sum2, p->hcubes * sizeof(double), cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(p->train, b.train, cells * sizeof(double), cudaMemcpyDeviceToHost, st->stream));
+  GQ_CUDA_TRY(cudaMemcpyAsync(p->train_weight, b.train_weight, cells * sizeof(double), cudaMemcpyDeviceToHost,
+                              st->stream));
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
   float elapsed = 0.0f;
   GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, st->start, st->stop));
@@ -144,9 +148,10 @@ extern "C" int gq_cuda_vegas_pass(gq_cuda_state *st, const gq_vegas_pass *p, gq_
   if (status != GQ_SUCCESS)
     return status;
   const size_t cells = (size_t)p->dims * p->bins;
+  const size_t shared_bytes = 2 * cells * sizeof(double); // train and train_weight
   const bool shared = p->bins_method == GQ_VEGAS_BINS_SHARED ||
-                      (p->bins_method == GQ_VEGAS_BINS_AUTO && cells * sizeof(double) <= SHARED_LIMIT);
-  if (shared && cells * sizeof(double) > SHARED_LIMIT)
+                      (p->bins_method == GQ_VEGAS_BINS_AUTO && shared_bytes <= SHARED_LIMIT);
+  if (shared && shared_bytes > SHARED_LIMIT)
     return gq_fail(GQ_EINVAL, "vegas: %zu training cells do not fit in shared memory", cells);
   Buffers b;
   b.stream = st->stream;
@@ -156,6 +161,7 @@ extern "C" int gq_cuda_vegas_pass(gq_cuda_state *st, const gq_vegas_pass *p, gq_
   GQ_CUDA_TRY(alloc(&b.sum, p->hcubes, st->stream));
   GQ_CUDA_TRY(alloc(&b.sum2, p->hcubes, st->stream));
   GQ_CUDA_TRY(alloc(&b.train, cells, st->stream));
+  GQ_CUDA_TRY(alloc(&b.train_weight, cells, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(b.edges, p->edges, (size_t)p->dims * (p->bins + 1) * sizeof(double),
                               cudaMemcpyHostToDevice, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(b.counts, p->counts, p->hcubes * sizeof(uint64_t), cudaMemcpyHostToDevice, st->stream));

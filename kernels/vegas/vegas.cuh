@@ -9,12 +9,13 @@
 //     and neighbouring threads mostly do too, so the warp combines equal
 //     hypercubes (hist/warp_aggregate.cuh, __match_any_sync) and one lane per
 //     hypercube adds to global memory;
-//   train, D x bins cells of v^2 / n_h — a histogram by key inside the
-//     sampling kernel, two ways (Bins):
-//       WARP    warp-aggregated atomics by key straight to global memory;
+//   train and train_weight, D x bins cells of v^2 / n_h and of 1 / n_h — a
+//     histogram by key inside the sampling kernel, two ways (Bins):
+//       WARP    warp-aggregated atomics by key straight to global memory (one
+//               match, two shuffle trees, two atomics per key and warp);
 //       SHARED  the block's private copy of the cells in shared memory (when
-//               D x bins doubles fit), each lane's own shared atomic, added
-//               to global memory once per block.
+//               2 x D x bins doubles fit), each lane's own shared atomics,
+//               added to global memory once per block.
 // The loop over quads is warp-uniform (lanes past the end evaluate the last
 // quad and add nothing), since the warp functions need every lane.
 // Atomic additions make the sums' last bits depend on their order.
@@ -34,7 +35,8 @@ template <int D> struct Pass {
   const double *edges;                  // D x (bins + 1)
   const unsigned long long *counts;     // hcubes
   const unsigned long long *first_quad; // hcubes + 1
-  double *sum, *sum2, *train;           // hcubes, hcubes, D x bins (zeroed)
+  double *sum, *sum2;                   // hcubes each (zeroed)
+  double *train, *train_weight;         // D x bins each (zeroed)
   double a[D], w[D];
   unsigned long long seed, quads;
   unsigned int hcubes, pass;
@@ -62,17 +64,31 @@ __device__ __forceinline__ unsigned int hcube_of(const unsigned long long *first
   return lo;
 }
 
+// Both training cells of key by warp_aggregate.cuh's primitives: the peers
+// that share the key found once, both values summed over them, the leader's
+// two atomics.
+__device__ __forceinline__ void add_training(double *train, double *weight, unsigned key, double v, double w,
+                                             bool valid)
+{
+  const unsigned peers = __match_any_sync(hist::FULL_WARP, valid ? key : 0xffffffffu);
+  const double sv = hist::reduce_peers(peers, valid ? v : 0.0), sw = hist::reduce_peers(peers, valid ? w : 0.0);
+  if (valid && hist::lane_id() == __ffs(peers) - 1) {
+    atomicAdd(train + key, sv);
+    atomicAdd(weight + key, sw);
+  }
+}
+
 template <int D, class Real, class Map, int BINS>
 __global__ void __launch_bounds__(BLOCK) pass_kernel(const Pass<D> p)
 {
   extern __shared__ double shared_cells[];
   const int cells = D * p.bins;
   if (BINS == SHARED) {
-    for (int c = threadIdx.x; c < cells; c += BLOCK)
+    for (int c = threadIdx.x; c < 2 * cells; c += BLOCK)
       shared_cells[c] = 0.0;
     __syncthreads();
   }
-  const Cells train{p.train}, sum{p.sum}, sum2{p.sum2};
+  const Cells sum{p.sum}, sum2{p.sum2};
   const Map map;
   const unsigned long long stride = (unsigned long long)gridDim.x * BLOCK;
   for (unsigned long long base = (unsigned long long)blockIdx.x * BLOCK; base < p.quads; base += stride) {
@@ -113,10 +129,12 @@ __global__ void __launch_bounds__(BLOCK) pass_kernel(const Pass<D> p)
       for (int d = 0; d < D; d++) {
         const unsigned key = (unsigned)(d * p.bins + bin[d]);
         if (BINS == SHARED) {
-          if (counts)
+          if (counts) {
             atomicAdd(shared_cells + key, v2 * inv_n);
+            atomicAdd(shared_cells + cells + key, inv_n);
+          }
         } else {
-          hist::add_match<true>(train, key, v2 * inv_n, counts);
+          add_training(p.train, p.train_weight, key, v2 * inv_n, inv_n, counts);
         }
       }
     }
@@ -126,8 +144,10 @@ __global__ void __launch_bounds__(BLOCK) pass_kernel(const Pass<D> p)
   if (BINS == SHARED) {
     __syncthreads();
     for (int c = threadIdx.x; c < cells; c += BLOCK)
-      if (shared_cells[c] != 0.0)
+      if (shared_cells[cells + c] != 0.0) {
         atomicAdd(p.train + c, shared_cells[c]);
+        atomicAdd(p.train_weight + c, shared_cells[cells + c]);
+      }
   }
 }
 

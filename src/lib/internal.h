@@ -327,8 +327,9 @@ typedef struct {
   double *train, *train_weight; /* dims x bins each                         */
   int bins_method;           /* GPU: GQ_VEGAS_BINS_*                        */
 } gq_vegas_pass;
-/* How the GPU accumulates train (kernels/vegas/vegas.cuh): AUTO is SHARED
- * where dims x bins doubles fit in 48 KiB of shared memory, else WARP. */
+/* How the GPU accumulates train and train_weight (kernels/vegas/vegas.cuh):
+ * AUTO is SHARED where their 2 x dims x bins doubles fit in 48 KiB of shared
+ * memory, else WARP. */
 enum { GQ_VEGAS_BINS_AUTO = 0, GQ_VEGAS_BINS_WARP = 1, GQ_VEGAS_BINS_SHARED = 2 };
 int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info);
 int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info);

@@ -56,6 +56,21 @@ unsigned int gq_sobol_word(unsigned long long i, int d)
   return x;
 }
 
+/* Point i + 1 from point i (i + 1 < 2^32): gray(i + 1) differs from gray(i)
+ * in the bit of i + 1's trailing zeros, so one xor walks the sequence. */
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+__device__ __forceinline__
+#else
+static inline
+#endif
+unsigned int gq_sobol_next(unsigned int word, unsigned long long next_index, int d)
+{
+  int zeros = 0;
+  while (!((next_index >> zeros) & 1ull))
+    zeros++;
+  return word ^ gq_sobol_directions[d][zeros];
+}
+
 /* Burley's nested uniform scramble of a 32-bit fraction. */
 GQ_PHILOX_HD unsigned int gq_sobol_scramble(unsigned int x, unsigned int seed)
 {

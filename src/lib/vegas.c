@@ -172,8 +172,9 @@ static int run_init(run *r, const gq_integrand *f, const gq_mc_options *o, const
 }
 
 /* The pass's integral of g J over the unit cube and its variance: the
- * hypercubes' means, each of volume 1 / hcubes; var_h / n_h each. */
-static void pass_estimate(const run *r, double *estimate, double *variance, uint64_t *samples)
+ * hypercubes' means, each of volume 1 / hcubes; var_h / n_h each.  The
+ * variances var_h are kept in spread[] for reallocate. */
+static void pass_estimate(run *r, double *estimate, double *variance, uint64_t *samples)
 {
   const gq_vegas_pass *p = &r->pass;
   gq_csum mean = {0.0, 0.0}, var = {0.0, 0.0};
@@ -182,6 +183,7 @@ static void pass_estimate(const run *r, double *estimate, double *variance, uint
     const double nh = (double)r->counts[h];
     const double m = r->sum[h] / nh;
     const double v = fmax(0.0, (r->sum2[h] - r->sum[h] * m) / (nh - 1.0));
+    r->spread[h] = v;
     gq_csum_add(&mean, m);
     gq_csum_add(&var, v / nh);
     n += r->counts[h];
@@ -261,17 +263,28 @@ static void refine_axis(double *edges, const double *train, const double *count,
   edges[bins] = 1.0;
 }
 
+/* sigma^beta from the variance sigma^2: the default beta = 3/4 by square
+ * roots, v^(3/8) = (v^(1/8))^3, several times faster than pow over the
+ * hundreds of thousands of hypercubes of a pass. */
+static double spread_power(double variance, double beta)
+{
+  if (beta == 0.75) {
+    const double eighth = sqrt(sqrt(sqrt(variance)));
+    return eighth * eighth * eighth;
+  }
+  return pow(variance, 0.5 * beta);
+}
+
 /* Samples for the next pass: MIN_PER_HCUBE each, the rest in proportion to
- * sigma_h^beta (the spread of g J in hypercube h); even when no hypercube
- * has a spread (g J constant) or a spread is not finite. */
+ * sigma_h^beta (the spread of g J in hypercube h; spread[] holds sigma_h^2
+ * from pass_estimate); even when no hypercube has a spread (g J constant) or
+ * a spread is not finite. */
 static void reallocate(run *r)
 {
   const gq_vegas_pass *p = &r->pass;
   double total = 0.0;
   for (uint32_t h = 0; h < p->hcubes; h++) {
-    const double nh = (double)r->counts[h];
-    const double v = fmax(0.0, (r->sum2[h] - r->sum[h] * (r->sum[h] / nh)) / (nh - 1.0));
-    r->spread[h] = pow(sqrt(v), r->beta);
+    r->spread[h] = spread_power(r->spread[h], r->beta);
     total += r->spread[h];
   }
   const uint64_t spare = r->per_pass - (uint64_t)MIN_PER_HCUBE * p->hcubes;

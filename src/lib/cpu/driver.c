@@ -191,10 +191,14 @@ GQ_CLONES static void grid_points(double a, double h, double i0, int count, doub
 void gq_mc_points(const gq_mc_batch *p, uint64_t first, int count, double *const *x)
 {
   if (p->sampler == GQ_SAMPLER_SOBOL) {
-    for (int d = 0; d < p->dims; d++)
-      for (int k = 0; k < count; k++)
-        x[d][k] = fma(gq_uniform_double(gq_sobol_scramble(gq_sobol_word(first + (uint64_t)k, d), p->scramble[d])),
-                      p->w[d], p->a[d]);
+    for (int d = 0; d < p->dims; d++) {
+      unsigned int word = gq_sobol_word(first, d);
+      for (int k = 0; k < count; k++) {
+        if (k > 0)
+          word = gq_sobol_next(word, first + (uint64_t)k, d);
+        x[d][k] = fma(gq_uniform_double(gq_sobol_scramble(word, p->scramble[d])), p->w[d], p->a[d]);
+      }
+    }
     return;
   }
   const uint64_t q0 = first / 4;
