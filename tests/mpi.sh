@@ -55,6 +55,7 @@ compare "n points" "estimate coarse_estimate" --f=circle --n=1000003
 compare "n" "estimate" --f='exp(-x)' --a=0 --b=inf --n=100000 --rule=simpson
 compare "points" "estimate coarse_estimate" --f='exp(-x1*x2)' --dim=2 --n=300 --rule=boole --no-check
 compare "points" "estimate coarse_estimate" --f='cos(x1+x2+x3)' --dim=3 --n=7 --rule=gauss-legendre:5 --no-check
+compare "points" "estimate coarse_estimate" --f='exp(-x)*sin(3*x)' --a=0 --b=inf --rule=gauss-legendre:7 --n=100000
 compare "n seed" "mean sd integral" mc --f='exp(-(x1^2+x2^2))' --dim=2 --a=-3 --b=3 --n=1000001
 compare "n" "mean sd" mc --f='x^2' --dist=normal --n=300002 --seed=7
 compare "n" "mean" mc --f=x --n=1e8 --tol=1e-3 --no-check
@@ -110,6 +111,8 @@ check "f not finite in one rank's share: exit 2 as one process" test "$rc" -eq 2
 check "... the first point named" sh -c 'printf "%s\n" "$1" | grep -q "^gpuquad: .*x = 0.75"' _ "$err"
 ranks 2 --f=x --n=0
 check "bad input on all ranks: exit 2" test "$rc" -eq 2
+run timeout 120 "$MPIRUN" --oversubscribe -np 2 "$GPUQUAD" --f=x --n=10 --device=cuda:7
+check "no device cuda:7 on any rank: exit 2, one line" test "$rc" -eq 2 -a "$(printf '%s\n' "$err" | grep -c '^gpuquad: --device=cuda:7')" -eq 1
 
 # the solver split across ranks: the same global convergence check on every rank, for any K
 jacobi=$TOP_BUILDDIR/examples/jacobi_mpi

@@ -135,12 +135,14 @@ int cli_mpi_device(const char *text, int device)
   return count > 0 ? mpi.local_rank % count : device;
 }
 
-int cli_mpi_share(gq_context *ctx)
+int cli_mpi_share(gq_context *ctx, int status)
 {
   if (mpi.ranks == 1 || !mpi.splitting) /* rank 0 alone: nobody to combine with */
-    return GQ_SUCCESS;
+    return status;
   const gq_share share = {mpi.rank, mpi.ranks, cli_mpi_combine, NULL};
-  return gq_context_set_share(ctx, &share);
+  if (status == GQ_SUCCESS)
+    status = gq_context_set_share(ctx, &share);
+  return cli_mpi_combine(NULL, 0, NULL, status, NULL);
 }
 
 int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user)
