@@ -45,9 +45,7 @@ compare() {
     for key in $close; do
       check "$* -np $k: $key within 1e-14" near "$(field "$out" "$key")" "$(field "$base" "$key")"
     done
-    if [ "$k" -gt 1 ]; then
-      check "$* -np $k: the ranks' times" sh -c 'printf "%s\n" "$1" | grep -q "\"mpi\":{\"ranks\":$2,\"compute_ms\":\[[^]]*\],\"wait_ms\":\["' _ "$out" "$k"
-    fi
+    check "$* -np $k: the ranks' times" sh -c 'printf "%s\n" "$1" | grep -q "\"mpi\":{\"ranks\":$2,\"compute_ms\":\[[^]]*\],\"wait_ms\":\["' _ "$out" "$k"
   done
 }
 
@@ -79,6 +77,12 @@ check "table -np 2: the times last" sh -c 'printf "%s\n" "$1" | tail -1 | grep -
 ranks 3 hist --gen=uniform --n=1000 --bins=4
 check "hist -np 3: exit 0" test "$rc" -eq 0
 check "hist -np 3: one table" test "$(printf '%s\n' "$out" | grep -c '^hist ')" -eq 1
+
+# a check that fails fails on every rank: exit 1, rank 0's results still shown
+ranks 3 mc --f=x --n=1e5 --exact=0.6
+check "failed check -np 3: exit 1" test "$rc" -eq 1
+check "failed check -np 3: the table, with the times" sh -c 'printf "%s\n" "$1" | grep -q "^  z-score .*FAILED" && printf "%s\n" "$1" | grep -q "^  mpi  "' _ "$out"
+check "failed check -np 3: one line on stderr" test "$(printf '%s\n' "$err" | grep -c '^gpuquad: check failed')" -eq 1
 
 # integrate DATA and --cumulative run on rank 0 alone: one writer of --out
 ranks 3 --f=x --n=1000 --cumulative --out="$tap_tmp/F.npy"

@@ -109,8 +109,7 @@ int cli_mpi_begin(int argc, char **argv)
   mpi.start_ms = cli_wall_ms(); /* compute time: the command's, after the launch */
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     mpi.json |= strcmp(argv[i], "--json") == 0;
-  if (mpi.ranks == 1)
-    return 1;
+  /* one rank too: its output carries the times, as K ranks' does */
   mpi.gathered = malloc((size_t)mpi.ranks * SLOT);
   fflush(stdout);
   fflush(stderr);
@@ -241,10 +240,6 @@ int cli_mpi_end(int status)
 {
   if (!mpi.active)
     return status;
-  if (mpi.ranks == 1) {
-    MPI_Finalize();
-    return status;
-  }
   fflush(stdout);
   fflush(stderr);
   const double mine[2] = {cli_wall_ms() - mpi.start_ms - mpi.wait_ms, mpi.wait_ms};
@@ -271,7 +266,6 @@ int cli_mpi_end(int status)
     MPI_Recv(message, (int)sizeof message, MPI_CHAR, speaker, 0, MPI_COMM_WORLD, &got);
     MPI_Get_count(&got, MPI_CHAR, &length);
   }
-  MPI_Finalize();
 
   if (mpi.rank == 0) {
     dup2(mpi.saved_err, STDERR_FILENO);
@@ -283,7 +277,12 @@ int cli_mpi_end(int status)
         write_output(group == EXIT_OK || group == EXIT_CHECK ? t : NULL);
     }
     fwrite(message, 1, (size_t)length, stderr);
+    fflush(stdout);
   }
+  /* mpirun ends the job when a rank exits non-zero: no rank exits before
+   * rank 0 has written */
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
   free(t);
   free(mpi.gathered);
   return group;
