@@ -16,9 +16,11 @@ if [ -z "${MPIRUN:-}" ]; then
   echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
   exit 0 # the TAP driver's skip (a plan of 0 with SKIP)
 fi
-# one OpenMP thread per rank; Open MPI as root in CI; its own allocations
-# are not ours to leak-check
+# one OpenMP thread per rank; Open MPI as root in CI, and on this host alone
+# (plm isolated: without it mpirun needs ssh even for local ranks); its own
+# allocations are not ours to leak-check
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 ranks() { k=$1; shift; run timeout 120 "$MPIRUN" --oversubscribe -np "$k" "$GPUQUAD" "$@" --device=cpu; }
@@ -73,6 +75,8 @@ ranks 2 --f=circle --n=1e5
 check "table -np 2: exit 0" test "$rc" -eq 0
 check "table -np 2: one estimate" test "$(printf '%s\n' "$out" | grep -c '^  estimate ')" -eq 1
 check "table -np 2: the times last" sh -c 'printf "%s\n" "$1" | tail -1 | grep -q "^  mpi          2 ranks, compute ms: .*; wait ms: "' _ "$out"
+ranks 2 --f=x --n=100 --quiet
+check "--quiet -np 2: one number, no times" test "$rc" -eq 0 -a "$out" = "0.5"
 # a command that is not divided runs on rank 0 alone
 ranks 3 hist --gen=uniform --n=1000 --bins=4
 check "hist -np 3: exit 0" test "$rc" -eq 0

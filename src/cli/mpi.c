@@ -32,13 +32,13 @@ static struct {
   int active;            /* MPI_Init was called                            */
   int rank, ranks, local_rank;
   int splitting;         /* every rank runs the command                     */
-  int json;
+  int json, quiet;        /* --json: the times as a member; --quiet: none */
   double start_ms, wait_ms;
   char *gathered;        /* ranks * SLOT bytes for the combine              */
   FILE *err, *out;       /* captured stderr, rank 0's captured stdout       */
   int saved_err, saved_out;
   int origin;            /* the first rank a combine saw fail, or -1       */
-} mpi = {0, 0, 1, 0, 0, 0, 0.0, 0.0, NULL, NULL, NULL, -1, -1, -1};
+} mpi = {.ranks = 1, .saved_err = -1, .saved_out = -1, .origin = -1};
 
 int cli_mpi_rank(void) { return mpi.rank; }
 int cli_mpi_ranks(void) { return mpi.ranks; }
@@ -107,8 +107,10 @@ int cli_mpi_begin(int argc, char **argv)
   MPI_Comm_free(&node);
   mpi.splitting = splits(argc, argv);
   mpi.start_ms = cli_wall_ms(); /* compute time: the command's, after the launch */
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     mpi.json |= strcmp(argv[i], "--json") == 0;
+    mpi.quiet |= strcmp(argv[i], "--quiet") == 0;
+  }
   /* one rank too: its output carries the times, as K ranks' does */
   mpi.gathered = malloc((size_t)mpi.ranks * SLOT);
   fflush(stdout);
@@ -274,7 +276,7 @@ int cli_mpi_end(int status)
       /* rank 0's results, unless another rank failed first (a check that
        * fails fails on every rank: the results are the same) */
       if (speaker == 0)
-        write_output(group == EXIT_OK || group == EXIT_CHECK ? t : NULL);
+        write_output((group == EXIT_OK || group == EXIT_CHECK) && !mpi.quiet ? t : NULL);
     }
     fwrite(message, 1, (size_t)length, stderr);
     fflush(stdout);
