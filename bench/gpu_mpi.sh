@@ -27,6 +27,7 @@ summary="$OUT/summary.txt"
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GPUQUAD_CACHE_DIR="$OUT/cache"
+export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}" # one host: no ssh needed
 GQ=$B/gpuquad
 MPIRUN=${MPIRUN:-mpirun}
 
