@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu_mpi.sh — mpirun -np K gpuquad on a GPU machine (issues 21 and 22):
 #   1. build gpuquad (MPI configured) in the CUDA build dir $1 and run the
-#      MPI tests (tests/mpi.sh: CPU ranks against one process);
+#      MPI tests (tests/mpi.sh: CPU ranks against one process; tests/gpu_ranks.gpu:
+#      GPU ranks against one GPU process; tests/t_share);
 #   2. correctness with GPU ranks: integrate (1-D and --dim), mc, stats and
 #      dot with K = 1, 2 and 4 ranks (K > GPUs: ranks share a GPU) against
 #      K = 1: equal to 1e-14 (rules, mc) or bitwise (stats, dot, counts);
@@ -26,6 +27,7 @@ summary="$OUT/summary.txt"
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GPUQUAD_CACHE_DIR="$OUT/cache"
+export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}" # one host: no ssh needed
 GQ=$B/gpuquad
 MPIRUN=${MPIRUN:-mpirun}
 
@@ -36,9 +38,9 @@ grep -q '^#define HAVE_MPI 1' "$B/config.h" || { say "FAILED: $B is not configur
 t0=$(date +%s)
 make -C "$B" -j16 gpuquad >"$OUT/build.log" 2>&1
 say "build: exit $? in $(( $(date +%s) - t0 )) s"
-make -C "$B" -j8 check TESTS="tests/mpi.sh tests/gen.gpu tests/gen_cli.gpu" >"$OUT/check.log" 2>&1
-say "tests (mpi.sh, gen): exit $? $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr '\n' ' ')"
-grep -E '^not ok|^(FAIL|ERROR)' "$OUT/check.log" "$B/tests/mpi.log" 2>/dev/null | head -20 | tee -a "$summary"
+make -C "$B" -j8 check TESTS="tests/mpi.sh tests/gpu_ranks.gpu tests/t_share tests/gen.gpu tests/gen_cli.gpu" >"$OUT/check.log" 2>&1
+say "tests (mpi.sh, gpu_ranks.gpu, t_share, gen): exit $? $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr '\n' ' ')"
+grep -E '^not ok|^(FAIL|ERROR)' "$OUT/check.log" "$B/tests/mpi.log" "$B/tests/gpu_ranks.log" 2>/dev/null | head -20 | tee -a "$summary"
 
 ks="1 2 4"
 mp() { k=$1; shift; "$MPIRUN" --oversubscribe -np "$k" "$GQ" "$@" --json; }

@@ -1130,10 +1130,11 @@ typedef struct {
  * combine. */
 int gq_context_set_share(gq_context *ctx, const gq_share *share);
 
-/* Rank's share of n items: [*first, *first + *count), contiguous and in rank
- * order, the first n % ranks ranks one unit longer, every boundary a
- * multiple of unit (>= 1) but the end n.  An empty share when units run
- * out. */
+/* Rank's share of n items in units of unit (>= 1; the last unit may be
+ * partial): [*first, *first + *count), contiguous and in rank order, every
+ * boundary a multiple of unit but the end n, the first ranks one unit longer
+ * where the units do not divide evenly, and empty shares at n where they
+ * run out. */
 void gq_share_range(uint64_t n, uint64_t unit, int rank, int ranks, uint64_t *first, uint64_t *count);
 
 /* Elements [first, first + count) of gq_generate's vector of n (first a

@@ -16,9 +16,11 @@ if [ -z "${MPIRUN:-}" ]; then
   echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
   exit 0 # the TAP driver's skip (a plan of 0 with SKIP)
 fi
-# one OpenMP thread per rank; Open MPI as root in CI; its own allocations
-# are not ours to leak-check
+# one OpenMP thread per rank; Open MPI as root in CI, and on this host alone
+# (plm isolated: without it mpirun needs ssh even for local ranks); its own
+# allocations are not ours to leak-check
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 ranks() { k=$1; shift; run timeout 120 "$MPIRUN" --oversubscribe -np "$k" "$GPUQUAD" "$@" --device=cpu; }
@@ -45,9 +47,7 @@ compare() {
     for key in $close; do
       check "$* -np $k: $key within 1e-14" near "$(field "$out" "$key")" "$(field "$base" "$key")"
     done
-    if [ "$k" -gt 1 ]; then
-      check "$* -np $k: the ranks' times" sh -c 'printf "%s\n" "$1" | grep -q "\"mpi\":{\"ranks\":$2,\"compute_ms\":\[[^]]*\],\"wait_ms\":\["' _ "$out" "$k"
-    fi
+    check "$* -np $k: the ranks' times" sh -c 'printf "%s\n" "$1" | grep -q "\"mpi\":{\"ranks\":$2,\"compute_ms\":\[[^]]*\],\"wait_ms\":\["' _ "$out" "$k"
   done
 }
 
@@ -55,6 +55,7 @@ compare "n points" "estimate coarse_estimate" --f=circle --n=1000003
 compare "n" "estimate" --f='exp(-x)' --a=0 --b=inf --n=100000 --rule=simpson
 compare "points" "estimate coarse_estimate" --f='exp(-x1*x2)' --dim=2 --n=300 --rule=boole --no-check
 compare "points" "estimate coarse_estimate" --f='cos(x1+x2+x3)' --dim=3 --n=7 --rule=gauss-legendre:5 --no-check
+compare "points" "estimate coarse_estimate" --f='exp(-x)*sin(3*x)' --a=0 --b=inf --rule=gauss-legendre:7 --n=100000
 compare "n seed" "mean sd integral" mc --f='exp(-(x1^2+x2^2))' --dim=2 --a=-3 --b=3 --n=1000001
 compare "n" "mean sd" mc --f='x^2' --dist=normal --n=300002 --seed=7
 compare "n" "mean" mc --f=x --n=1e8 --tol=1e-3 --no-check
@@ -74,10 +75,18 @@ ranks 2 --f=circle --n=1e5
 check "table -np 2: exit 0" test "$rc" -eq 0
 check "table -np 2: one estimate" test "$(printf '%s\n' "$out" | grep -c '^  estimate ')" -eq 1
 check "table -np 2: the times last" sh -c 'printf "%s\n" "$1" | tail -1 | grep -q "^  mpi          2 ranks, compute ms: .*; wait ms: "' _ "$out"
+ranks 2 --f=x --n=100 --quiet
+check "--quiet -np 2: one number, no times" test "$rc" -eq 0 -a "$out" = "0.5"
 # a command that is not divided runs on rank 0 alone
 ranks 3 hist --gen=uniform --n=1000 --bins=4
 check "hist -np 3: exit 0" test "$rc" -eq 0
 check "hist -np 3: one table" test "$(printf '%s\n' "$out" | grep -c '^hist ')" -eq 1
+
+# a check that fails fails on every rank: exit 1, rank 0's results still shown
+ranks 3 mc --f=x --n=1e5 --exact=0.6
+check "failed check -np 3: exit 1" test "$rc" -eq 1
+check "failed check -np 3: the table, with the times" sh -c 'printf "%s\n" "$1" | grep -q "^  z-score .*FAILED" && printf "%s\n" "$1" | grep -q "^  mpi  "' _ "$out"
+check "failed check -np 3: one line on stderr" test "$(printf '%s\n' "$err" | grep -c '^gpuquad: check failed')" -eq 1
 
 # integrate DATA and --cumulative run on rank 0 alone: one writer of --out
 ranks 3 --f=x --n=1000 --cumulative --out="$tap_tmp/F.npy"
@@ -110,6 +119,8 @@ check "f not finite in one rank's share: exit 2 as one process" test "$rc" -eq 2
 check "... the first point named" sh -c 'printf "%s\n" "$1" | grep -q "^gpuquad: .*x = 0.75"' _ "$err"
 ranks 2 --f=x --n=0
 check "bad input on all ranks: exit 2" test "$rc" -eq 2
+run timeout 120 "$MPIRUN" --oversubscribe -np 2 "$GPUQUAD" --f=x --n=10 --device=cuda:7
+check "no device cuda:7 on any rank: exit 2, one line" test "$rc" -eq 2 -a "$(printf '%s\n' "$err" | grep -c '^gpuquad: --device=cuda:7')" -eq 1
 
 # the solver split across ranks: the same global convergence check on every rank, for any K
 jacobi=$TOP_BUILDDIR/examples/jacobi_mpi

@@ -357,7 +357,8 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
       fprintf(stderr, "gpuquad: no CUDA device found; using the CPU backend\n");
     device = GQ_DEVICE_CPU;
   }
-  int status = gq_context_open(ctx, device);
+  const int opened = gq_context_open(ctx, device);
+  const int status = cli_mpi_share(opened == GQ_SUCCESS ? *ctx : NULL, opened); /* under mpirun: all opened? */
   if (status != GQ_SUCCESS) {
     if (status == GQ_ENODEV)
       return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
@@ -368,6 +369,8 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   if ((status = cli_mpi_share(*ctx)) != GQ_SUCCESS) {
     gq_context_free(*ctx);
     *ctx = NULL;
+    if (status == GQ_ENODEV)
+      return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
   }
   return EXIT_OK;

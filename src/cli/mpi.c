@@ -32,13 +32,13 @@ static struct {
   int active;            /* MPI_Init was called                            */
   int rank, ranks, local_rank;
   int splitting;         /* every rank runs the command                     */
-  int json;
+  int json, quiet;        /* --json: the times as a member; --quiet: none */
   double start_ms, wait_ms;
   char *gathered;        /* ranks * SLOT bytes for the combine              */
   FILE *err, *out;       /* captured stderr, rank 0's captured stdout       */
   int saved_err, saved_out;
   int origin;            /* the first rank a combine saw fail, or -1       */
-} mpi = {0, 0, 1, 0, 0, 0, 0.0, 0.0, NULL, NULL, NULL, -1, -1, -1};
+} mpi = {.ranks = 1, .saved_err = -1, .saved_out = -1, .origin = -1};
 
 int cli_mpi_rank(void) { return mpi.rank; }
 int cli_mpi_ranks(void) { return mpi.ranks; }
@@ -107,10 +107,11 @@ int cli_mpi_begin(int argc, char **argv)
   MPI_Comm_free(&node);
   mpi.splitting = splits(argc, argv);
   mpi.start_ms = cli_wall_ms(); /* compute time: the command's, after the launch */
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     mpi.json |= strcmp(argv[i], "--json") == 0;
-  if (mpi.ranks == 1)
-    return 1;
+    mpi.quiet |= strcmp(argv[i], "--quiet") == 0;
+  }
+  /* one rank too: its output carries the times, as K ranks' does */
   mpi.gathered = malloc((size_t)mpi.ranks * SLOT);
   fflush(stdout);
   fflush(stderr);
@@ -135,12 +136,14 @@ int cli_mpi_device(const char *text, int device)
   return count > 0 ? mpi.local_rank % count : device;
 }
 
-int cli_mpi_share(gq_context *ctx)
+int cli_mpi_share(gq_context *ctx, int status)
 {
   if (mpi.ranks == 1 || !mpi.splitting) /* rank 0 alone: nobody to combine with */
-    return GQ_SUCCESS;
+    return status;
   const gq_share share = {mpi.rank, mpi.ranks, cli_mpi_combine, NULL};
-  return gq_context_set_share(ctx, &share);
+  if (status == GQ_SUCCESS)
+    status = gq_context_set_share(ctx, &share);
+  return cli_mpi_combine(NULL, 0, NULL, status, NULL);
 }
 
 int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user)
@@ -239,10 +242,6 @@ int cli_mpi_end(int status)
 {
   if (!mpi.active)
     return status;
-  if (mpi.ranks == 1) {
-    MPI_Finalize();
-    return status;
-  }
   fflush(stdout);
   fflush(stderr);
   const double mine[2] = {cli_wall_ms() - mpi.start_ms - mpi.wait_ms, mpi.wait_ms};
@@ -269,7 +268,6 @@ int cli_mpi_end(int status)
     MPI_Recv(message, (int)sizeof message, MPI_CHAR, speaker, 0, MPI_COMM_WORLD, &got);
     MPI_Get_count(&got, MPI_CHAR, &length);
   }
-  MPI_Finalize();
 
   if (mpi.rank == 0) {
     dup2(mpi.saved_err, STDERR_FILENO);
@@ -278,10 +276,15 @@ int cli_mpi_end(int status)
       /* rank 0's results, unless another rank failed first (a check that
        * fails fails on every rank: the results are the same) */
       if (speaker == 0)
-        write_output(group == EXIT_OK || group == EXIT_CHECK ? t : NULL);
+        write_output((group == EXIT_OK || group == EXIT_CHECK) && !mpi.quiet ? t : NULL);
     }
     fwrite(message, 1, (size_t)length, stderr);
+    fflush(stdout);
   }
+  /* mpirun ends the job when a rank exits non-zero: no rank exits before
+   * rank 0 has written */
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
   free(t);
   free(mpi.gathered);
   return group;

@@ -31,8 +31,11 @@ int cli_mpi_ranks(void);
 /* The device of this rank for --device=TEXT: auto, cuda and gpu take the
  * GPU of the node-local rank modulo the node's GPUs; anything else stays. */
 int cli_mpi_device(const char *text, int device);
-/* Give the context this rank's share (gq_context_set_share). */
-int cli_mpi_share(gq_context *ctx);
+/* After every rank opened its context (status: this rank's gq_context_open):
+ * the group's status, and with GQ_SUCCESS the context holds this rank's
+ * share (gq_context_set_share).  A rank whose device failed is thus heard
+ * at once, not waited for at the first combine. */
+int cli_mpi_share(gq_context *ctx, int status);
 /* gq_combine_fn over the ranks: partials gathered, merged in rank order. */
 int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user);
 #else
@@ -41,7 +44,7 @@ static inline int cli_mpi_end(int status) { return status; }
 static inline int cli_mpi_rank(void) { return 0; }
 static inline int cli_mpi_ranks(void) { return 1; }
 static inline int cli_mpi_device(const char *text, int device) { (void)text; return device; }
-static inline int cli_mpi_share(gq_context *ctx) { (void)ctx; return GQ_SUCCESS; }
+static inline int cli_mpi_share(gq_context *ctx, int status) { (void)ctx; return status; }
 static inline int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user)
 {
   (void)partial; (void)bytes; (void)merge; (void)user;
