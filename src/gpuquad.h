@@ -917,6 +917,23 @@ uint64_t gq_cumulative_count(uint64_t n, uint64_t every);
 int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n,
                            gq_rule rule, double *out, uint64_t every, double *kernel_ms);
 
+/* ---- batch ---- */
+/* Many integrals of one expression, one per parameter set (issue 23): the
+ * expression text (gq_integrand_parse's, in x or x1..xD) with nparams
+ * parameters named names[0..nparams-1], and count parameter sets, set i
+ * holding values[i * nparams + j] for names[j].  Each problem is
+ * gq_integrate_box(ctx, f_i, spec, box, precision, &results[i]) with f_i the
+ * expression at set i, so each result is bitwise that call's alone; on a GPU
+ * the expression is compiled once and its parameters are read at run time.
+ * statuses[i] receives each problem's status (results[i] filled as far as
+ * that call fills it).  Returns GQ_SUCCESS when every problem succeeded,
+ * otherwise the first failing problem's status (gq_last_error() says which);
+ * GQ_EINVAL for NULL arguments, nparams beyond 64, or a name that no
+ * "name=value" can carry.  count 0 does nothing. */
+int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const *names, size_t nparams,
+                           const double *values, size_t count, gq_rule_spec spec, const gq_box *box,
+                           gq_precision precision, gq_rule_result *results, int *statuses);
+
 #ifdef __cplusplus
 }
 #endif
