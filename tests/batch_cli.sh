@@ -136,16 +136,23 @@ not json
 {"f": "x", "check": "yes"}
 {"f": "x", "f": "y"}
 {"f": "x\u0000"}
+{"f": "x", "a": [[0]]}
+{"f": "k*x", "param": {"k": true}}
+{"f": "x", "n": 1e999}
+{"f": "x", "b": "1e5x"}
+{"f": "\ud800"}
+{"f": "x"} trailing
 {"f": "x", "n": 200}
 EOF
 g batch --device=cpu "$tap_tmp/bad.jsonl"
 check "bad lines: exit 2 (the worst: bad input)" test "$rc" -eq 2
-check "bad lines: one record per line, 13" test "$(lines "$out")" -eq 13
+check "bad lines: one record per line, 19" test "$(lines "$out")" -eq 19
 check "bad lines: the first and the last ran" test "$(printf '%s\n' "$out" | grep -c '"check": "passed"')" -eq 2
-check "bad lines: 11 errors" test "$(printf '%s\n' "$out" | grep -c '"check": "error"')" -eq 11
+check "bad lines: 17 errors" test "$(printf '%s\n' "$out" | grep -c '"check": "error"')" -eq 17
 for why in "expected ',' or '}'" "expected a JSON object" "unknown key" "unknown function 'sinn'" "--n=0" \
   "is an option of mc" "STEP must not be 0" "more values than dimensions" "expected true or false" "given twice" \
-  "u0000"; do
+  "u0000" "nested too deeply" "item 1 is not a number or a string" "is too large" "--b=1e5x" "lone surrogate" \
+  "text after the object"; do
   check "bad lines: says '$why'" sh -c 'printf "%s\n" "$1" | grep -q -F -- "$2"' _ "$out" "$why"
 done
 if command -v python3 >/dev/null 2>&1; then

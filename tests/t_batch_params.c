@@ -14,6 +14,7 @@
 
 #include "../src/lib/expr/expr.h"
 #include "../src/lib/internal.h"
+#include "../src/lib/scan_internal.h"
 #include "tap.h"
 
 static gq_integrand *parse(const char *text, const char *p0, const char *p1, int dims)
@@ -83,6 +84,12 @@ int main(void)
              p ? "float" : "double", gq_integrand_jit_key(compiled[i]), size, st ? ": " : "",
              st ? gq_last_error() : "");
     }
+  if (k3) { /* --cumulative with a parameter */
+    size_t size = 0;
+    const int st = gq_jit_cumulative_compile_only(k3, 90, &size);
+    tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 cumulative, parameters as values (%zu-byte cubin)%s%s",
+           size, st ? ": " : "", st ? gq_last_error() : "");
+  }
   if (mc) {
     size_t size = 0;
     const int st = gq_jit_mc_compile_only(mc, 3, 0, 0, 90, &size);
