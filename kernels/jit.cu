@@ -298,7 +298,13 @@ int gq::jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char 
   gq_jit_module *m = *out;
   if (!m->d_params) {
     size_t size = 0;
-    GQ_CUDA_TRY(cudaLibraryGetGlobal(&m->d_params, &size, m->library, "gq_params"));
+    const cudaError_t e = cudaLibraryGetGlobal(&m->d_params, &size, m->library, "gq_params");
+    if (e == cudaErrorSymbolNotFound) { // the compiler found g reads none: nothing to write
+      cudaGetLastError();
+      m->d_params = nullptr;
+      return GQ_SUCCESS;
+    }
+    GQ_CUDA_TRY(e);
     if (size < (size_t)nparams * sizeof(double))
       return gq_fail(GQ_ECUDA, "the expression module's parameter array holds %zu bytes", size);
   }
