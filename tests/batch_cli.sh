@@ -78,6 +78,8 @@ expect_usage "a bad value in the file" "bad.txt:1: 'x3'" --f="$F" --param k=@"$t
 printf '# nothing\n' >"$tap_tmp/empty.txt"
 expect_usage "an empty file" "holds no value" --f="$F" --param k=@"$tap_tmp/empty.txt" --device=cpu
 expect_usage "a parameter twice" "defined twice" --f="$F" --param k=1:2:1 --param k=3 --device=cpu
+g mc --f='x*k' --param k=1:2:1 --method=host-api --device=cpu --json
+check "mc sweep --method=host-api: exit 2, each record says why" sh -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "bench_mc_curand")" -eq 2 ]' _ "$rc" "$out"
 expect_usage "--cumulative with a sweep" "not a sweep" --f="$F" --param k=1:2:1 --cumulative --device=cpu
 expect_usage "--plot: not png or svg" "FILE.png or FILE.svg" --f="$F" --param k=1:2:1 --plot=out.txt --device=cpu
 # --plot: gnuplot is found on PATH at run time; a stand-in records its script
