@@ -34,6 +34,7 @@ struct gq_jit_module {
   std::string key;     // what was compiled: expression, kind of module, precision
   cudaLibrary_t library;
   cudaKernel_t kernels[gq::JIT_MAX_KERNELS]; // in the order the caller named them
+  void *d_params;      // the module's gq_params, looked up on first use (nullptr: none yet)
   gq_jit_module *next;
 };
 
@@ -86,21 +87,27 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
 {
   const int use_float = precision == GQ_PRECISION_FLOAT;
   char *g = nullptr;
-  const int status = gq_expr_emit_cuda(f->g, "g", use_float, &g);
+  const int status = f->gpu_g ? gq_expr_emit_cuda_params(f->gpu_g, "g", use_float, &g)
+                              : gq_expr_emit_cuda(f->g, "g", use_float, &g);
   if (status != GQ_SUCCESS)
     return gq_fail(status, "cannot generate CUDA source for the expression");
   const std::string real = use_float ? "float" : "double";
+  // The parameters' values of the problem at hand (jit_load_integrand).
+  char params[96] = "";
+  if (f->gpu_g)
+    snprintf(params, sizeof params, "extern \"C\" { __constant__ double gq_params[%d]; }\n", GQ_EXPR_MAX_PARAMS);
   *src = std::string("// gpuquad expression kernels (generated)\n"
                      "#include \"kernel.cuh\"\n"
                      "#include \"grid_source.cuh\"\n"
                      "#include \"philox_source.cuh\"\n"
                      "#include \"product_source.cuh\"\n"
                      "#include \"tile_accumulators.cuh\"\n"
-                     "#include \"device_math.cuh\"\n"
-                     "namespace gq_jit {\n"
-                     "namespace fast {\n"
-                     "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
-                     "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n") +
+                     "#include \"device_math.cuh\"\n") +
+         params +
+         "namespace gq_jit {\n"
+         "namespace fast {\n"
+         "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
+         "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n" +
          g + "}\nnamespace exact {\n" + g + "}\n" +
          "template <int FAST> struct Map {\n"
          "  __device__ __forceinline__ " + real + " operator()(const " + real + " *x) const {\n"
@@ -277,18 +284,47 @@ int gq::jit_load(gq_cuda_state *st, const std::string &key, const std::string &s
 
 cudaKernel_t gq::jit_kernel(const gq_jit_module *m, int k) { return m->kernels[k]; }
 
+// The module of f (jit_load under f's key) with f's parameter values
+// written to its gq_params on the context's stream, so that the next
+// launch on that stream reads them: one module for every value.
+int gq::jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char *kind, const std::string &src,
+                           const std::string *want, int count, gq_jit_module **out, gq_grid_info *info)
+{
+  const int status = jit_load(st, std::string(gq_integrand_jit_key(f)) + kind, src, want, count, out, info);
+  const double *values = nullptr;
+  const int nparams = gq_integrand_gpu_params(f, &values);
+  if (status != GQ_SUCCESS || nparams == 0)
+    return status;
+  gq_jit_module *m = *out;
+  if (!m->d_params) {
+    size_t size = 0;
+    const cudaError_t e = cudaLibraryGetGlobal(&m->d_params, &size, m->library, "gq_params");
+    if (e == cudaErrorSymbolNotFound) { // the compiler found g reads none: nothing to write
+      cudaGetLastError();
+      m->d_params = nullptr;
+      return GQ_SUCCESS;
+    }
+    GQ_CUDA_TRY(e);
+    if (size < (size_t)nparams * sizeof(double))
+      return gq_fail(GQ_ECUDA, "the expression module's parameter array holds %zu bytes", size);
+  }
+  GQ_CUDA_TRY(cudaMemcpyAsync(m->d_params, values, (size_t)nparams * sizeof(double), cudaMemcpyHostToDevice,
+                              st->stream));
+  return GQ_SUCCESS;
+}
+
 namespace {
 
 // The grid module of (expression, precision).
 int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
 {
-  const std::string key = std::string(p->f->canonical) + (p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double");
   std::string src, want[3];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
   grid_kernel_names(st->cc_major, p->precision, want);
-  return gq::jit_load(st, key, src, want, 3, out, info);
+  return gq::jit_load_integrand(st, p->f, p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double", src,
+                                want, 3, out, info);
 }
 
 } // namespace

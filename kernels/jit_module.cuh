@@ -27,6 +27,12 @@ int jit_load(gq_cuda_state *st, const std::string &key, const std::string &src, 
 
 cudaKernel_t jit_kernel(const gq_jit_module *m, int k);
 
+// jit_load for integrand f, under its key (gq_integrand_jit_key) + kind,
+// with f's parameter values (gq_integrand_gpu_params) written to the
+// module's gq_params on the context's stream: every problem's load.
+int jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char *kind, const std::string &src,
+                       const std::string *want, int count, gq_jit_module **out, gq_grid_info *info);
+
 // The module source of f in precision: every problem's kernels are
 // reduce_kernel instantiations over its map gq_jit::Map<FAST>.
 int jit_module_source(const gq_integrand *f, int precision, std::string *src);

@@ -93,7 +93,7 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
   if (status != GQ_SUCCESS)
     return status;
   kernel_names(st->cc_major, p->dims, p->panels, shared, run_of(p), p->precision, want);
-  return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 3, m, info);
+  return gq::jit_load_integrand(st, p->f, kind, src, want, 3, m, info);
 }
 
 // The axis tables in device memory (4 K doubles per axis, one buffer).

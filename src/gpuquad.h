@@ -1145,6 +1145,22 @@ int gq_generate_range(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first,
                       double *x);
 int gq_generate_range_f(gq_context *ctx, gq_gen_kind kind, size_t n, size_t first, size_t count, uint64_t seed,
                         float *x);
+/* ---- batch ---- */
+/* Many integrals of one expression, one per parameter set (issue 23): the
+ * expression text (gq_integrand_parse's, in x or x1..xD) with nparams
+ * parameters named names[0..nparams-1], and count parameter sets, set i
+ * holding values[i * nparams + j] for names[j].  Each problem is
+ * gq_integrate_box(ctx, f_i, spec, box, precision, &results[i]) with f_i the
+ * expression at set i, so each result is bitwise that call's alone; on a GPU
+ * the expression is compiled once and its parameters are read at run time.
+ * statuses[i] receives each problem's status (results[i] filled as far as
+ * that call fills it).  Returns GQ_SUCCESS when every problem succeeded,
+ * otherwise the first failing problem's status (gq_last_error() says which);
+ * GQ_EINVAL for NULL arguments, nparams beyond 64, or a name that no
+ * "name=value" can carry.  count 0 does nothing. */
+int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const *names, size_t nparams,
+                           const double *values, size_t count, gq_rule_spec spec, const gq_box *box,
+                           gq_precision precision, gq_rule_result *results, int *statuses);
 
 #ifdef __cplusplus
 }

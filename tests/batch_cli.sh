@@ -78,8 +78,21 @@ expect_usage "a bad value in the file" "bad.txt:1: 'x3'" --f="$F" --param k=@"$t
 printf '# nothing\n' >"$tap_tmp/empty.txt"
 expect_usage "an empty file" "holds no value" --f="$F" --param k=@"$tap_tmp/empty.txt" --device=cpu
 expect_usage "a parameter twice" "defined twice" --f="$F" --param k=1:2:1 --param k=3 --device=cpu
+g mc --f='x*k' --param k=1:2:1 --method=host-api --device=cpu --json
+check "mc sweep --method=host-api: exit 2, each record says why" sh -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "bench_mc_curand")" -eq 2 ]' _ "$rc" "$out"
 expect_usage "--cumulative with a sweep" "not a sweep" --f="$F" --param k=1:2:1 --cumulative --device=cpu
 expect_usage "--plot: not png or svg" "FILE.png or FILE.svg" --f="$F" --param k=1:2:1 --plot=out.txt --device=cpu
+# --plot: gnuplot is found on PATH at run time; a stand-in records its script
+mkdir -p "$tap_tmp/bin"
+printf '#!/bin/sh\ncat >"%s/script.gp"\n' "$tap_tmp" >"$tap_tmp/bin/gnuplot"
+chmod +x "$tap_tmp/bin/gnuplot"
+run env PATH="$tap_tmp/bin:$PATH" "$GPUQUAD" --f="$F" --b=pi --n=1e4 --param k=1:3:1 --plot="$tap_tmp/s.svg" --device=cpu
+check "--plot: exit 0, the table still printed" sh -c '[ "$1" -eq 0 ] && [ "$(printf "%s\n" "$2" | wc -l)" -eq 4 ]' _ "$rc" "$out"
+check "--plot: gnuplot gets the svg terminal, the file, k as x and 3 points with error bars" sh -c '
+  grep -q "^set terminal svg" "$1" && grep -q "^set output .$2.$" "$1" && grep -q "^set xlabel .k.$" "$1" &&
+  grep -q "yerrorbars" "$1" && [ "$(grep -c "^[123] " "$1")" -eq 3 ]' _ "$tap_tmp/script.gp" "$tap_tmp/s.svg"
+run env PATH="$tap_tmp/bin:$PATH" "$GPUQUAD" --f="$F" --b=pi --param k=2 --csv --plot="$tap_tmp/s.svg" --device=cpu
+check "--plot with no parameter that takes several values: exit 2" test "$rc" -eq 2
 g --f='sin(q*x)' --param k=1:2:1 --device=cpu --json
 check "a parameter the expression does not know: exit 2" test "$rc" -eq 2
 check "  ...each record says why" test "$(printf '%s\n' "$out" | grep -c '"status": 2')" -eq 2
@@ -125,16 +138,23 @@ not json
 {"f": "x", "check": "yes"}
 {"f": "x", "f": "y"}
 {"f": "x\u0000"}
+{"f": "x", "a": [[0]]}
+{"f": "k*x", "param": {"k": true}}
+{"f": "x", "n": 1e999}
+{"f": "x", "b": "1e5x"}
+{"f": "\ud800"}
+{"f": "x"} trailing
 {"f": "x", "n": 200}
 EOF
 g batch --device=cpu "$tap_tmp/bad.jsonl"
 check "bad lines: exit 2 (the worst: bad input)" test "$rc" -eq 2
-check "bad lines: one record per line, 13" test "$(lines "$out")" -eq 13
+check "bad lines: one record per line, 19" test "$(lines "$out")" -eq 19
 check "bad lines: the first and the last ran" test "$(printf '%s\n' "$out" | grep -c '"check": "passed"')" -eq 2
-check "bad lines: 11 errors" test "$(printf '%s\n' "$out" | grep -c '"check": "error"')" -eq 11
+check "bad lines: 17 errors" test "$(printf '%s\n' "$out" | grep -c '"check": "error"')" -eq 17
 for why in "expected ',' or '}'" "expected a JSON object" "unknown key" "unknown function 'sinn'" "--n=0" \
   "is an option of mc" "STEP must not be 0" "more values than dimensions" "expected true or false" "given twice" \
-  "u0000"; do
+  "u0000" "nested too deeply" "item 1 is not a number or a string" "is too large" "--b=1e5x" "lone surrogate" \
+  "text after the object"; do
   check "bad lines: says '$why'" sh -c 'printf "%s\n" "$1" | grep -q -F -- "$2"' _ "$out" "$why"
 done
 if command -v python3 >/dev/null 2>&1; then

@@ -27,4 +27,5 @@ fuzz() { # NAME CORPUS [EXTRA...]
 fuzz fuzz_expr "$TESTS_SRC/expr/corpus" -dict="$TESTS_SRC/expr/expr.dict"
 fuzz fuzz_npy "$TESTS_SRC/io/corpus"
 fuzz fuzz_expr_diff "$TESTS_SRC/expr/corpus" -dict="$TESTS_SRC/expr/expr.dict"
+fuzz fuzz_json_line "$TESTS_SRC/batch_corpus"
 finish

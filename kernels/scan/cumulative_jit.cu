@@ -66,7 +66,7 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   std::string want[KERNELS];
   kernel_names(want);
   gq_jit_module *m = nullptr;
-  status = gq::jit_load(st, std::string(c->f->canonical) + "|cumulative|double", src, want, KERNELS, &m, info);
+  status = gq::jit_load_integrand(st, c->f, "|cumulative|double", src, want, KERNELS, &m, info);
   if (status != GQ_SUCCESS)
     return status;
   constexpr int TILE = Shape::BLOCK * Shape::ITEMS;

@@ -18,7 +18,7 @@ typedef enum { BATCH_INTEGRATE, BATCH_MC } batch_command;
 typedef struct {
   batch_command command;
   const char *f, *dim, *a, *b, *n, *rule, *precision;  /* both commands     */
-  const char *dist, *seed, *tol, *exact;               /* mc                */
+  const char *dist, *seed, *tol, *exact, *method;      /* mc                */
   int check;
   const char *params[CLI_MAX_PARAMS];
   int nparams;

@@ -19,11 +19,11 @@ void usage_batch(FILE *out)
         "  {\"f\": \"sin(k*x)/(1+x)\", \"b\": \"pi\", \"n\": 1e5, \"param\": {\"k\": \"1:100:1\"}}\n"
         "  {\"command\": \"mc\", \"f\": \"exp(-x1*x2)\", \"dim\": 2, \"n\": 1e6, \"seed\": 7}\n"
         "Keys: command (integrate, the default, or mc), f, dim, a, b, n, rule, precision,\n"
-        "dist, seed, tol, exact, check (true or false), param (\"k=1\", a list of those,\n"
-        "or an object {\"k\": 1}); a, b and n take a number, a string, or a list (one\n"
-        "per axis).  A parameter may be a sweep (LO:HI:STEP, @FILE) and the limits\n"
-        "expressions of the parameters.  One result per problem, in input order, each\n"
-        "with its own check; a line that fails gives its error and the others run.\n"
+        "dist, seed, tol, exact, method, check (true or false), param (\"k=1\", a list\n"
+        "of those, or an object {\"k\": 1}); a, b and n take a number, a string, or a\n"
+        "list (one per axis).  A parameter may be a sweep (LO:HI:STEP, @FILE), and the\n"
+        "limits expressions of the parameters.  One result per problem, in input order,\n"
+        "each with its own check; a line that fails gives its error and the others run.\n"
         "\n"
         "  --device=DEV         auto (default), cuda, cuda:N, cpu: for every line\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
@@ -130,9 +130,9 @@ static int problem_of(const json_line *j, batch_problem *p, char lists[3][1024],
         return -1;
     } else {
       static const char *const names[] = {"a", "b", "n", "f", "dim", "rule", "precision", "dist", "seed", "tol",
-                                          "exact"};
+                                          "exact", "method"};
       const char **slot[] = {&p->a, &p->b, &p->n, &p->f, &p->dim, &p->rule, &p->precision, &p->dist, &p->seed,
-                             &p->tol, &p->exact};
+                             &p->tol, &p->exact, &p->method};
       size_t i = 0;
       while (i < sizeof names / sizeof names[0] && strcmp(key, names[i]) != 0)
         i++;
@@ -147,10 +147,10 @@ static int problem_of(const json_line *j, batch_problem *p, char lists[3][1024],
       }
     }
   }
-  const int mc_only = p->dist || p->seed || p->tol || p->exact;
+  const int mc_only = p->dist || p->seed || p->tol || p->exact || p->method;
   if (p->command == BATCH_INTEGRATE && mc_only) {
     snprintf(err, errlen, "\"%s\" is an option of mc (add \"command\": \"mc\")",
-             p->dist ? "dist" : p->seed ? "seed" : p->tol ? "tol" : "exact");
+             p->dist ? "dist" : p->seed ? "seed" : p->tol ? "tol" : p->exact ? "exact" : "method");
     return -1;
   }
   if (p->command == BATCH_MC && p->rule) {

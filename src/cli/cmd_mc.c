@@ -183,7 +183,8 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
   if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
     batch_problem p = {BATCH_MC, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, NULL, o.precision_text,
-                       o.dist_text, o.seed_text, o.tol_text, o.exact_text, o.check, .nparams = nparams};
+                       o.dist_text, o.seed_text, o.tol_text, o.exact_text, o.method_text, o.check,
+                       .nparams = nparams};
     memcpy(p.params, params, (size_t)nparams * sizeof *params);
     return batch_sweep_command(&p, o.device_text, o.no_cache, batch_format_of(o.json, csv, o.quiet), plot);
   }

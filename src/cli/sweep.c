@@ -119,7 +119,7 @@ static int parse_file(sweep_axis *ax, const char *path, char *err, size_t errlen
         word[len] = '\0';
         double v;
         if (gq_parse_real(word, &v, why, sizeof why) != 0) {
-          snprintf(err, errlen, "@%.100s:%zu: '%.40s' %.60s", path, line, word, why);
+          snprintf(err, errlen, "@%.60s:%zu: '%.40s' %.60s", path, line, word, why);
           rc = EXIT_USAGE;
         } else if (ax->count >= SWEEP_MAX_PROBLEMS) {
           snprintf(err, errlen, "@%s: more than %u values", path, SWEEP_MAX_PROBLEMS);

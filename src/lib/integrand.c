@@ -10,6 +10,41 @@
 #include "internal.h"
 #include "lib/expr/expr.h"
 
+/* f's symbolic form, for a GPU module shared by every value of the
+ * parameters: kept only where it splits off the same power-of-two scale as
+ * the baked g (the host multiplies the sums by f->scale).  Without it (out
+ * of memory, another scale) the GPU compiles the baked g, as before. */
+static void symbolic_form(gq_integrand *f, const char *text_in, const gq_expr_params *params, int dims)
+{
+  if (params->count == 0)
+    return;
+  gq_expr *e = NULL, *g = NULL;
+  double scale = 1.0;
+  char *text = NULL;
+  if (gq_expr_parse_symbolic(text_in, params, dims, &e, NULL) != GQ_SUCCESS ||
+      gq_expr_split_scale(e, &scale, &g) != GQ_SUCCESS || scale != f->scale ||
+      gq_expr_to_string(g ? g : e, &text) != GQ_SUCCESS) {
+    gq_expr_free(g);
+    gq_expr_free(e);
+    free(text);
+    return;
+  }
+  /* no canonical text holds '|': the key differs from every expression's */
+  char *key = malloc(strlen(text) + 32);
+  if (!key) {
+    gq_expr_free(g);
+    gq_expr_free(e);
+    free(text);
+    return;
+  }
+  sprintf(key, "%s|params:%d:%d", text, dims, (int)params->count);
+  free(text);
+  if (g)
+    gq_expr_free(e);
+  f->gpu_g = g ? g : e;
+  f->gpu_key = key;
+}
+
 int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
                        gq_integrand **out, gq_parse_error *err)
 {
@@ -105,6 +140,7 @@ int gq_integrand_parse(const char *text, const char *const *params, size_t npara
   f->expr = expr;
   f->g = g ? g : expr;
   f->dims = dims;
+  symbolic_form(f, text, &p, dims);
   *out = f;
   return GQ_SUCCESS;
 }
@@ -116,8 +152,21 @@ void gq_integrand_free(gq_integrand *f)
   if (f->g != f->expr)
     gq_expr_free(f->g);
   gq_expr_free(f->expr);
+  gq_expr_free(f->gpu_g);
+  free(f->gpu_key);
   free(f->canonical);
   free(f);
+}
+
+const char *gq_integrand_jit_key(const gq_integrand *f)
+{
+  return f->gpu_g ? f->gpu_key : f->canonical;
+}
+
+int gq_integrand_gpu_params(const gq_integrand *f, const double **values)
+{
+  *values = NULL;
+  return f->gpu_g ? gq_expr_param_values(f->gpu_g, values) : 0;
 }
 
 int gq_integrand_is_builtin(const gq_integrand *f)

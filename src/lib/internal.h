@@ -37,7 +37,19 @@ struct gq_integrand {
   gq_expr *g;                    /* f / scale (== expr when scale 1) */
   char *canonical;               /* parenthesised text: the JIT key  */
   int dims;                      /* variables the expression may use */
+  /* With parameters (issue 23): g with the parameters as run-time values
+   * (expr.h, symbolic), which the GPU compiles once for every value, and
+   * its JIT key; NULL where g's scale differs from it (then the GPU
+   * compiles g, the values baked in). */
+  gq_expr *gpu_g;
+  char *gpu_key;
 };
+
+/* The JIT key of f's GPU module, and the source of its g (the symbolic
+ * form when f has one); gq_integrand_gpu_params gives the values the module
+ * reads (count, *values), 0 without. */
+const char *gq_integrand_jit_key(const gq_integrand *f);
+int gq_integrand_gpu_params(const gq_integrand *f, const double **values);
 
 /* f(x) in the given precision (the host side of every backend). */
 double gq_integrand_eval_in(const gq_integrand *f, int precision, double x);

@@ -5,7 +5,8 @@
  * with the tree.  Everything printed comes from the AST: operators and
  * function names from the whitelist in expr_internal.h, numbers re-printed
  * with 17 (double) or 9 (float) significant digits, which read back exactly,
- * and parameters already replaced by their values.  No byte of user text
+ * and parameters replaced by their values, or, for an expression parsed
+ * with symbolic parameters, read from the module's gq_params array.  No byte of user text
  * reaches the compiler.  if() becomes a real branch so that only the chosen
  * side is computed, as in the scalar evaluator. */
 #include "expr_internal.h"
@@ -22,6 +23,7 @@ typedef struct {
   int use_float;
   int ntemps;
   int indent;
+  int param_base; /* variables from here on are parameters: gq_params[] */
 } emitter;
 
 /* A value: a temporary, an input x[i], or a constant. */
@@ -80,6 +82,8 @@ static void put_value(emitter *m, value v)
 {
   if (v.kind == GQ_ARG_REG)
     gq_sb_printf(&m->sb, "t%d", v.index);
+  else if (v.kind == GQ_ARG_VAR && v.index >= m->param_base)
+    gq_sb_printf(&m->sb, m->use_float ? "((float)gq_params[%d])" : "gq_params[%d]", v.index - m->param_base);
   else if (v.kind == GQ_ARG_VAR)
     gq_sb_printf(&m->sb, "x[%d]", v.index);
   else
@@ -247,8 +251,7 @@ static int is_c_identifier(const char *s)
   return i > 0;
 }
 
-int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
-                      char **out_src)
+static int emit(const gq_expr *e, const char *fname, int use_float, int param_base, char **out_src)
 {
   emitter m;
   value r;
@@ -259,6 +262,7 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
   m.e = e;
   m.use_float = use_float != 0;
   m.indent = 1;
+  m.param_base = param_base;
   gq_sb_printf(&m.sb, "__device__ __forceinline__ %s %s(const %s *x)\n{\n",
                real_type(&m), fname, real_type(&m));
   gq_sb_puts(&m.sb, "  (void)x;  /* a folded expression may not read x */\n");
@@ -267,4 +271,24 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
   put_value(&m, r);
   gq_sb_puts(&m.sb, ";\n}\n");
   return gq_sb_finish(&m.sb, out_src);
+}
+
+int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float, char **out_src)
+{
+  return emit(e, fname, use_float, GQ_EXPR_MAX_DIMS + GQ_EXPR_MAX_PARAMS, out_src);
+}
+
+int gq_expr_emit_cuda_params(const gq_expr *e, const char *fname, int use_float, char **out_src)
+{
+  if (!e || e->nparams == 0) {
+    if (out_src) *out_src = NULL;
+    return GQ_EINVAL;
+  }
+  return emit(e, fname, use_float, e->param_base, out_src);
+}
+
+int gq_expr_param_values(const gq_expr *e, const double **values)
+{
+  *values = e ? e->params : NULL;
+  return e ? e->nparams : 0;
 }

@@ -95,6 +95,15 @@ typedef struct {
 int gq_expr_parse(const char *text, const gq_expr_params *params,
                   int max_dims, gq_expr **out, gq_expr_error *err);
 
+/* The same with symbolic parameters: each parameter becomes the variable
+ * x_{max_dims + 1 + j} (j its index in defs) instead of its value, so that
+ * one GPU module serves every value (gq_expr_emit_cuda_params reads them
+ * from an array given at run time); nothing folds through it, and its value
+ * is kept (gq_expr_param_values).  Only for code generation: the host
+ * evaluators would need the parameters as variables. */
+int gq_expr_parse_symbolic(const char *text, const gq_expr_params *params,
+                           int max_dims, gq_expr **out, gq_expr_error *err);
+
 void gq_expr_free(gq_expr *e);
 
 /* Highest variable index used + 1 (0 for a constant expression).  vars
@@ -142,6 +151,16 @@ int gq_expr_to_string(const gq_expr *e, char **out);
  * no user text is copied.  Caller frees *out_src with free(). */
 int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
                       char **out_src);
+
+/* The same, where e was parsed with symbolic parameters: parameter j is
+ * read as gq_params[j] from an array of doubles declared
+ *   extern "C" { __constant__ double gq_params[GQ_EXPR_MAX_PARAMS]; }
+ * by the caller (rounded to float once under use_float). */
+int gq_expr_emit_cuda_params(const gq_expr *e, const char *fname, int use_float, char **out_src);
+
+/* The values of e's symbolic parameters at parse time, in the order of
+ * their definitions: the count (0 for an expression without), *values set. */
+int gq_expr_param_values(const gq_expr *e, const double **values);
 
 /* Write "  <line>\n  <spaces>^" for err into buf (truncated to size), where
  * line is the string the error refers to (the text or the parameter

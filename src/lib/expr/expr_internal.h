@@ -91,6 +91,11 @@ struct gq_expr {
   gq_insn *code;
   int ncode;
   int nregs;
+  /* symbolic parameters (gq_expr_parse_symbolic): variable param_base + j
+   * is parameter j, whose value at parse time is params[j] */
+  int param_base;
+  int nparams;
+  double params[GQ_EXPR_MAX_PARAMS];
 };
 
 /* Integer powers are done by right-to-left binary exponentiation in all

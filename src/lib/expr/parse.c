@@ -41,6 +41,7 @@ typedef struct {
   int nest;
   param *params;
   size_t nparams;
+  int symbolic;       /* parameters as variables (gq_expr_parse_symbolic)  */
   gq_expr_error *err;
   int failed, status;
 } parser;
@@ -441,7 +442,14 @@ static int parse_identifier(parser *p)
   for (size_t i = 0; i < p->nparams; i++)
     if (p->params[i].len == len && !memcmp(p->params[i].name, name, len)) {
       p->params[i].used = 1;
-      return new_num(p, p->params[i].value, GQ_NUM_PARAM, col);
+      if (!p->symbolic)
+        return new_num(p, p->params[i].value, GQ_NUM_PARAM, col);
+      const int v = new_node(p, GQ_OP_VAR, col, -1, -1, -1);
+      if (v >= 0) {
+        p->e->nodes[v].var = (unsigned char)(p->max_dims + (int)i);
+        if (p->max_dims + (int)i + 1 > p->e->dims_used) p->e->dims_used = p->max_dims + (int)i + 1;
+      }
+      return v;
     }
   /* Suggest among plain names and parameter names. */
   const char *extra[GQ_EXPR_MAX_PARAMS];
@@ -708,8 +716,8 @@ static int parse_params(parser *p, const gq_expr_params *params)
 
 /* ---- entry ----------------------------------------------------------- */
 
-int gq_expr_parse(const char *text, const gq_expr_params *params,
-                  int max_dims, gq_expr **out, gq_expr_error *err)
+static int parse(const char *text, const gq_expr_params *params, int max_dims, int symbolic, gq_expr **out,
+                 gq_expr_error *err)
 {
   parser p;
   int root, status;
@@ -732,6 +740,7 @@ int gq_expr_parse(const char *text, const gq_expr_params *params,
                       GQ_EXPR_MAX_LEN);
     return GQ_EPARSE;
   }
+  p.symbolic = symbolic;
   status = parse_params(&p, params);
   if (status != GQ_SUCCESS) {
     free(p.params);
@@ -767,6 +776,11 @@ int gq_expr_parse(const char *text, const gq_expr_params *params,
                  "parameter '%.*s' is defined but not used in the expression",
                  (int)p.params[k].len, p.params[k].name);
     }
+  if (!p.failed && p.symbolic) {
+    p.e->param_base = max_dims;
+    p.e->nparams = (int)p.nparams;
+    for (size_t k = 0; k < p.nparams; k++) p.e->params[k] = p.params[k].value;
+  }
   free(p.params);
   if (!p.failed) {
     /* Refuse what the canonical text could not be read back as: parameter
@@ -791,4 +805,16 @@ int gq_expr_parse(const char *text, const gq_expr_params *params,
   }
   *out = p.e;
   return GQ_SUCCESS;
+}
+
+int gq_expr_parse(const char *text, const gq_expr_params *params,
+                  int max_dims, gq_expr **out, gq_expr_error *err)
+{
+  return parse(text, params, max_dims, 0, out, err);
+}
+
+int gq_expr_parse_symbolic(const char *text, const gq_expr_params *params,
+                           int max_dims, gq_expr **out, gq_expr_error *err)
+{
+  return parse(text, params, max_dims, 1, out, err);
 }

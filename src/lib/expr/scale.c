@@ -50,6 +50,9 @@ static gq_expr *copy_with_room(const gq_expr *e, int extra)
   memcpy(g->nodes, e->nodes, (size_t)e->nnodes * sizeof *g->nodes);
   g->nnodes = e->nnodes;
   g->dims_used = e->dims_used;
+  g->param_base = e->param_base; /* symbolic parameters keep their values */
+  g->nparams = e->nparams;
+  memcpy(g->params, e->params, sizeof g->params);
   return g;
 }
 
