@@ -79,8 +79,6 @@ int load(gq_cuda_state *st, const gq_mc_batch *p, gq_jit_module **m, gq_grid_inf
   if (status != GQ_SUCCESS)
     return status;
   kernel_names(st->cc_major, p->dims, p->dist, p->sampler, p->precision, want);
-  return gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, 2, m, info);
-  kernel_names(st->cc_major, p->dims, p->dist, p->precision, want);
   return gq::jit_load_integrand(st, p->f, kind, src, want, 2, m, info);
 }
 

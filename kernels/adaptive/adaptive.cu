@@ -95,7 +95,7 @@ extern "C" int gq_cuda_adaptive_open(gq_cuda_state *st, const gq_integrand *g, i
   gq_jit_module *m = nullptr;
   char kind[32];
   snprintf(kind, sizeof kind, "|adaptive|%d", dims);
-  status = gq::jit_load(st, std::string(g->canonical) + kind, src, &want, 1, &m, info);
+  status = gq::jit_load_integrand(st, g, kind, src, &want, 1, &m, info);
   if (status != GQ_SUCCESS)
     return status;
   gq_cuda_adaptive *s = new (std::nothrow) gq_cuda_adaptive();

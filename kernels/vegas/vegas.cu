@@ -144,7 +144,7 @@ extern "C" int gq_cuda_vegas_pass(gq_cuda_state *st, const gq_vegas_pass *p, gq_
   char kind[64];
   snprintf(kind, sizeof kind, "|vegas|%d|%s", p->dims, real_name(p->precision));
   gq_jit_module *m = nullptr;
-  status = gq::jit_load(st, std::string(p->f->canonical) + kind, src, want, KERNELS, &m, info);
+  status = gq::jit_load_integrand(st, p->f, kind, src, want, KERNELS, &m, info);
   if (status != GQ_SUCCESS)
     return status;
   const size_t cells = (size_t)p->dims * p->bins;

@@ -360,19 +360,14 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   const int opened = gq_context_open(ctx, device);
   const int status = cli_mpi_share(opened == GQ_SUCCESS ? *ctx : NULL, opened); /* under mpirun: all opened? */
   if (status != GQ_SUCCESS) {
-    if (status == GQ_ENODEV)
-      return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
-    return cli_error(cli_exit_status(status), "%s", gq_last_error());
-  }
-  if (cli_deterministic)
-    gq_context_set_deterministic(*ctx, 1);
-  if ((status = cli_mpi_share(*ctx)) != GQ_SUCCESS) {
     gq_context_free(*ctx);
     *ctx = NULL;
     if (status == GQ_ENODEV)
       return cli_error(EXIT_USAGE, "--device=%s: %s", device_text, gq_last_error());
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
   }
+  if (cli_deterministic)
+    gq_context_set_deterministic(*ctx, 1);
   return EXIT_OK;
 }
 

@@ -199,7 +199,6 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
   const double t0 = cli_wall_ms();
   if (status == GQ_SUCCESS && count)
     status = reduce_arrays(ctx, kind, is_float, count, x, y, acc, run->exact);
-    status = reduce_arrays(ctx, kind, is_float, count, x, y, acc);
   run->reduce_ms = cli_wall_ms() - t0; /* this rank's; the combine's wait is reported apart (mpi.c) */
   status = combine_ranks(kind, acc, status);
   if (status == GQ_SUCCESS && check)
