@@ -1079,6 +1079,10 @@ int gq_exact_acc_create(gq_exact_kind kind, gq_exact_acc **acc);
 void gq_exact_acc_free(gq_exact_acc *acc);
 /* other's data after acc's (stats indices count on); both of one kind. */
 int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other);
+/* An accumulator is plain bytes (no pointers): gq_exact_acc_size() of them
+ * copied to another process of the same build (MPI, a file) and merged
+ * there give the same bits as one process's. */
+size_t gq_exact_acc_size(void);
 /* One chunk in the context's memory (y: the second vector of dot and rms,
  * else NULL), on any context. */
 int gq_exact_accumulate(gq_context *ctx, gq_exact_acc *acc, size_t n, const double *x, const double *y);

@@ -70,6 +70,14 @@ one scan --gen=uniform --n=100003 --out="$tap_tmp/y.f64"
 compare "n sum mean var_sample min max argmin argmax" "" stats "$tap_tmp/x.npy"
 compare "n dot" "" dot "$tap_tmp/x.npy" "$tap_tmp/y.f64"
 
+# --deterministic: the ranks' exact accumulators merged exactly, so every
+# field is bitwise, the rms and the standard deviations included (issue 20)
+compare "n rms max_abs relative" "" rms --gen=normal --n=100001 --deterministic
+compare "n sum mean var_sample var_population sd_sample sd_population min max argmin argmax l1 l2" "" \
+  stats "$tap_tmp/x.npy" --deterministic
+compare "n sum mean var_sample sd_sample l2" "" stats --gen=uniform --n=1000003 --deterministic
+compare "n dot" "" dot "$tap_tmp/x.npy" "$tap_tmp/y.f64" --deterministic
+
 # the table: one copy, from rank 0, with the ranks' times last
 ranks 2 --f=circle --n=1e5
 check "table -np 2: exit 0" test "$rc" -eq 0

@@ -24,8 +24,10 @@
 #include "cli.h"
 #include "mpi.h"
 
-/* A partial is an accumulator struct (gq_stats_acc is the largest, 152
- * bytes) behind its rank's status. */
+/* A partial is an accumulator struct behind its rank's status: up to SLOT
+ * bytes in the buffer kept for the run (gq_stats_acc, the largest of the
+ * double-double ones, is 152), larger ones (an exact accumulator under
+ * --deterministic, gq_exact_acc_size()) in a buffer of their own. */
 enum { SLOT = 512, STATUS_BYTES = 8, MESSAGE_MAX = 1 << 16 };
 
 static struct {
@@ -151,31 +153,44 @@ int cli_mpi_combine(void *partial, size_t bytes, gq_merge_fn *merge, int status,
   (void)user;
   if (mpi.ranks == 1)
     return status;
-  /* the same size on every rank: refused alike, with no rank left waiting */
-  if (bytes > SLOT - STATUS_BYTES)
-    return GQ_EINVAL;
-  char mine[SLOT] = {0};
+  /* Every rank passes the same size (one command, one kind of partial), so
+   * every rank takes the same branch and none is left waiting. */
+  const size_t slot = bytes + STATUS_BYTES <= SLOT ? SLOT : bytes + STATUS_BYTES;
+  char *mine = calloc(1, slot), *gathered = slot == SLOT ? mpi.gathered : malloc((size_t)mpi.ranks * slot);
+  int ok = mine && gathered;
+  /* whether every rank has its buffers, before any rank sends a partial */
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!ok) {
+    free(mine);
+    if (gathered != mpi.gathered)
+      free(gathered);
+    return GQ_ENOMEM;
+  }
   memcpy(mine, &status, sizeof status);
   if (bytes)
     memcpy(mine + STATUS_BYTES, partial, bytes);
   const double t0 = cli_wall_ms();
-  MPI_Allgather(mine, SLOT, MPI_BYTE, mpi.gathered, SLOT, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgather(mine, (int)slot, MPI_BYTE, gathered, (int)slot, MPI_BYTE, MPI_COMM_WORLD);
   mpi.wait_ms += cli_wall_ms() - t0;
-  for (int r = 0; r < mpi.ranks; r++) {
+  free(mine);
+  int result = GQ_SUCCESS;
+  for (int r = 0; r < mpi.ranks && result == GQ_SUCCESS; r++) {
     int theirs;
-    memcpy(&theirs, mpi.gathered + (size_t)r * SLOT, sizeof theirs);
+    memcpy(&theirs, gathered + (size_t)r * slot, sizeof theirs);
     if (theirs != GQ_SUCCESS) {
       if (mpi.origin < 0)
         mpi.origin = r;
-      return theirs;
+      result = theirs;
     }
   }
-  if (bytes == 0) /* agreeing on a status only */
-    return GQ_SUCCESS;
-  memcpy(partial, mpi.gathered + STATUS_BYTES, bytes);
-  for (int r = 1; r < mpi.ranks; r++)
-    merge(partial, mpi.gathered + (size_t)r * SLOT + STATUS_BYTES);
-  return GQ_SUCCESS;
+  if (result == GQ_SUCCESS && bytes) { /* bytes == 0: agreeing on a status only */
+    memcpy(partial, gathered + STATUS_BYTES, bytes);
+    for (int r = 1; r < mpi.ranks; r++)
+      merge(partial, gathered + (size_t)r * slot + STATUS_BYTES);
+  }
+  if (gathered != mpi.gathered)
+    free(gathered);
+  return result;
 }
 
 /* The captured file's first cap bytes. */

@@ -170,10 +170,16 @@ static void merge_stats(void *acc, const void *other) { gq_stats_acc_merge(acc, 
 
 /* Under mpirun: every rank's accumulator merged in rank order (stats
  * indices count on), on every rank. */
-static int combine_ranks(vec_kind kind, vec_acc *acc, int status)
+static void merge_exact(void *acc, const void *other) { gq_exact_acc_merge(acc, other); }
+
+static int combine_ranks(vec_kind kind, vec_acc *acc, gq_exact_acc *exact, int status)
 {
   if (cli_mpi_ranks() == 1)
     return status;
+  /* --deterministic: the exact sums, merged exactly, so K ranks give the
+   * bits one process gives; the double-double ones beside them as well. */
+  if (exact)
+    status = cli_mpi_combine(exact, gq_exact_acc_size(), merge_exact, status, NULL);
   switch (kind) {
   case VEC_DOT: return cli_mpi_combine(&acc->sum, sizeof acc->sum, merge_sum, status, NULL);
   case VEC_RMS: return cli_mpi_combine(&acc->rms, sizeof acc->rms, merge_rms, status, NULL);
@@ -200,7 +206,7 @@ static int run_generated(gq_context *ctx, vec_kind kind, gq_gen_kind gen, uint64
   if (status == GQ_SUCCESS && count)
     status = reduce_arrays(ctx, kind, is_float, count, x, y, acc, run->exact);
   run->reduce_ms = cli_wall_ms() - t0; /* this rank's; the combine's wait is reported apart (mpi.c) */
-  status = combine_ranks(kind, acc, status);
+  status = combine_ranks(kind, acc, run->exact, status);
   if (status == GQ_SUCCESS && check)
     status = feed_generated(ctx, x, y, n, is_float, &run->ref);
   gq_free(ctx, x);
@@ -255,7 +261,7 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
                : kind == VEC_RMS ? gq_rms_stream(ctx, r[0], r[1], &acc->rms, &run->stream)
                                  : gq_stats_stream(ctx, r[0], &acc->stats, &run->stream);
   run->reduce_ms = cli_wall_ms() - t0;
-  status = combine_ranks(kind, acc, status);
+  status = combine_ranks(kind, acc, run->exact, status);
   if (cli_mpi_ranks() == 1)
     run->n = run->stream.elements;
   gq_reader_close(r[0]);

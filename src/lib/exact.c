@@ -58,6 +58,8 @@ void gq_exact_acc_merge_chunk(struct gq_exact_acc *acc, struct gq_exact_acc *chu
   gq_exact_acc_combine(acc, chunk);
 }
 
+size_t gq_exact_acc_size(void) { return sizeof(gq_exact_acc); }
+
 int gq_exact_acc_merge(gq_exact_acc *acc, const gq_exact_acc *other)
 {
   if (!acc || !other)
