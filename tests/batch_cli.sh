@@ -66,6 +66,9 @@ check "mc --b=w: 2 records, both passed" test "$(printf '%s\n' "$out" | grep -c 
 
 # ---- hostile sweeps: one line, exit 2, before any work ----------------------
 expect_usage "STEP 0" "STEP must not be 0" --f="$F" --param k=1:5:0 --device=cpu
+expect_usage "a VEGAS sweep" "runs plain Monte Carlo only" mc --f='x^p' --param p=1:2:1 --method=vegas --device=cpu
+expect_usage "a Sobol sweep" "runs plain Monte Carlo with Philox only" mc --f='x^p' --param p=1:2:1 --sampler=sobol --device=cpu
+expect_usage "a VEGAS option in a sweep" "runs plain Monte Carlo with Philox only" mc --f='x^p' --param p=1:2:1 --bins=50 --device=cpu
 expect_usage "a step away from HI" "moves away from HI" --f="$F" --param k=5:1:1 --device=cpu
 expect_usage "not LO:HI:STEP" "is not LO:HI:STEP" --f="$F" --param k=1:5 --device=cpu
 expect_usage "a bad LO" "LO 'one'" --f="$F" --param k=one:5:1 --device=cpu

@@ -274,9 +274,9 @@ static int run_mc(gq_context *ctx, const batch_problem *p, const gq_integrand *f
     return refuse(e, EXIT_USAGE, "--tol=%s: %s", p->tol, opt.tol > 0 ? why : "must be positive");
   if (precision_of(p->precision, &opt.precision, e) != EXIT_OK)
     return e->status;
-  if (p->method && strcmp(p->method, "fused") != 0)
-    return refuse(e, EXIT_USAGE, "--method=%s: expected fused (the one method; cuRAND's host API is "
-                  "bench/bench_mc_curand)", p->method);
+  if (p->method && strcmp(p->method, "plain") != 0 && strcmp(p->method, "fused") != 0)
+    return refuse(e, EXIT_USAGE, "--method=%s: a sweep or batch line runs plain Monte Carlo only (plain, or "
+                  "fused, its old name; VEGAS runs alone; cuRAND's host API is bench/bench_mc_curand)", p->method);
   double exact = NAN;
   if (p->exact && gq_parse_real(p->exact, &exact, why, sizeof why) != 0)
     return refuse(e, EXIT_USAGE, "--exact=%s: %s", p->exact, why);

@@ -182,6 +182,18 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   if (!o.fname)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
   if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+    /* Sweeps draw plain Philox samples; VEGAS and Sobol are refused rather
+     * than silently replaced. */
+    const char *adaptive[][2] = {{"sampler", o.sampler_text},   {"scramblings", o.scramblings_text},
+                                 {"iterations", o.iterations_text}, {"warmup", o.warmup_text},
+                                 {"bins", o.bins_text},         {"alpha", o.alpha_text},
+                                 {"beta", o.beta_text}};
+    if (strcmp(o.method_text, "vegas") == 0)
+      return cli_error(EXIT_USAGE, "--method=vegas: a sweep runs plain Monte Carlo only; run each value alone");
+    for (size_t k = 0; k < sizeof adaptive / sizeof adaptive[0]; k++)
+      if (adaptive[k][1] && !(k == 0 && strcmp(adaptive[k][1], "philox") == 0))
+        return cli_error(EXIT_USAGE, "--%s: a sweep runs plain Monte Carlo with Philox only; run each value alone",
+                         adaptive[k][0]);
     batch_problem p = {BATCH_MC, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, NULL, o.precision_text,
                        o.dist_text, o.seed_text, o.tol_text, o.exact_text, o.method_text, o.check,
                        .nparams = nparams};
