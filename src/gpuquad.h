@@ -930,7 +930,7 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
  * and the samples reallocated in proportion to sigma_h^beta, sigma_h f J's
  * spread in hypercube h.  opt->n samples are split evenly over warmup +
  * iterations passes (the remainder of the division is not drawn; strata: the
- * most with >= 4 samples a hypercube, at most 2^20 hypercubes); the estimate
+ * most with >= 4 samples a hypercube, at most 2^16 hypercubes); the estimate
  * is the weighted average of the iterations after the warm-up, weights
  * 1 / sigma_i^2. */
 #define GQ_VEGAS_MAX_BINS 4096
