@@ -11,7 +11,10 @@
 # (bench/torchquad_vegas.py; torchquad's wheels from .whl/), and plain mc
 # against cuRAND as before (bench_mc_curand: the plain path must not have
 # slowed down).  Logs go to $OUT (default ./gpu-vegas-out); a short table is
-# printed last.
+# printed last.  REPS (default 5) sets the timed repetitions; the whole run
+# takes several minutes (NVRTC compiles a module per integrand), so where a
+# command is limited to 10 minutes, build first (make -C BUILDDIR gpuquad
+# bench/bench_vegas ...) and run this script in a second command.
 #   sh bench/gpu_vegas.sh /path/to/cuda-build
 set -u
 B=${1:?usage: sh bench/gpu_vegas.sh BUILDDIR (a build directory configured with CUDA)}
@@ -54,7 +57,7 @@ for tool in memcheck racecheck synccheck; do
 done
 
 cache=$(mktemp -d)
-(cd "$B" && GPUQUAD_CACHE_DIR=$cache bench/bench_vegas 5) >"$OUT/bench_vegas.txt" 2>&1
+(cd "$B" && GPUQUAD_CACHE_DIR=$cache bench/bench_vegas "${REPS:-5}") >"$OUT/bench_vegas.txt" 2>&1
 say "bench_vegas: exit $?"
 (cd "$B" && GPUQUAD_CACHE_DIR=$cache bench/bench_mc_curand 28 20) >"$OUT/bench_mc.txt" 2>&1
 say "bench_mc_curand (plain mc, as fast as before?): exit $?"
@@ -63,7 +66,7 @@ if [ -d "$SRC/.whl" ]; then
     >"$OUT/pip.log" 2>&1
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
-python3 "$SRC/bench/torchquad_vegas.py" 5 >"$OUT/peers.txt" 2>&1
+python3 "$SRC/bench/torchquad_vegas.py" "${REPS:-5}" >"$OUT/peers.txt" 2>&1
 say "peers (torchquad VEGAS on the GPU, Lepage's vegas on the CPU): exit $?"
 GPUQUAD_CACHE_DIR=$cache "$G" mc --f="$peak4" --dim=4 --method=vegas --n=2e7 \
   --exact=0.00098696044010286629 >"$OUT/cli.txt" 2>&1

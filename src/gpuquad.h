@@ -996,9 +996,10 @@ const char *gq_adaptive_stop_name(gq_adaptive_stop stop);
  * grids are refined from the smoothed, damped (alpha) bin weights of (f J)^2
  * and the samples reallocated in proportion to sigma_h^beta, sigma_h f J's
  * spread in hypercube h.  opt->n samples are split evenly over warmup +
- * iterations passes (strata: the most with >= 4 samples a hypercube, at most
- * GQ_VEGAS_MAX_HCUBES hypercubes); the estimate is the weighted average of
- * the iterations after the warm-up, weights 1 / sigma_i^2. */
+ * iterations passes (the remainder of the division is not drawn; strata: the
+ * most with >= 4 samples a hypercube, at most 2^16 hypercubes); the estimate
+ * is the weighted average of the iterations after the warm-up, weights
+ * 1 / sigma_i^2. */
 #define GQ_VEGAS_MAX_BINS 4096
 #define GQ_VEGAS_MAX_ITERATIONS 1000
 typedef struct {
@@ -1031,9 +1032,9 @@ typedef struct {
 #define GQ_VEGAS_CHI2_Q 1e-5
 
 /* VEGAS+ for the integral of f over opt's box.  GQ_EINVAL for bad options
- * (those of gq_mc_mean, normal dist, tol, v's ranges, opt->n below 8 samples
- * a hypercube... see gq_vegas_options, n above 2^44); GQ_EDOM when f is not
- * finite at a sample or the integral overflows. */
+ * (those of gq_mc_mean, the normal distribution, a tolerance, v's ranges,
+ * fewer than 8 samples a pass, n above 2^44); GQ_EDOM when f is not finite
+ * at a sample or the integral overflows. */
 int gq_mc_vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt, const gq_vegas_options *v,
                 gq_vegas_result *r);
 

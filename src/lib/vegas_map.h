@@ -19,7 +19,11 @@
 
 #include "philox.h"
 
-#define GQ_VEGAS_MAX_HCUBES (1u << 20)
+/* The most hypercubes a pass: beyond, the host's work per hypercube and pass
+ * (sums, allocation, and on a GPU their transfers) costs more than the finer
+ * stratification gains (BENCHMARKS.md, issue 17).  The counter layout above
+ * would allow 2^20. */
+#define GQ_VEGAS_MAX_HCUBES (1u << 16)
 
 GQ_PHILOX_HD gq_philox4 gq_vegas_quad(unsigned long long seed, unsigned int pass, unsigned int hcube,
                                       unsigned long long quad, int d)
