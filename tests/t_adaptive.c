@@ -234,11 +234,15 @@ static void test_genz(gq_context *ctx)
     double epsrel;
   } cases[] = {
     {GENZ_OSCILLATORY, 2, 1e-9},   {GENZ_OSCILLATORY, 5, 1e-6},  {GENZ_OSCILLATORY, 8, 1e-3},  {GENZ_PRODUCT_PEAK, 2, 1e-9},
-    {GENZ_PRODUCT_PEAK, 3, 1e-6},  {GENZ_PRODUCT_PEAK, 5, 1e-4}, {GENZ_CORNER_PEAK, 2, 1e-9},  {GENZ_CORNER_PEAK, 4, 1e-6},
+    {GENZ_PRODUCT_PEAK, 3, 1e-6},  {GENZ_PRODUCT_PEAK, 5, 1e-4}, {GENZ_CORNER_PEAK, 2, 1e-9},  {GENZ_CORNER_PEAK, 3, 1e-6},
+    {GENZ_CORNER_PEAK, 4, 1e-6},
     {GENZ_CORNER_PEAK, 8, 1e-4},   {GENZ_GAUSSIAN, 2, 1e-9},     {GENZ_GAUSSIAN, 3, 1e-7},     {GENZ_GAUSSIAN, 5, 1e-5},
     {GENZ_GAUSSIAN, 8, 1e-3},      {GENZ_C0, 2, 1e-5},           {GENZ_C0, 3, 1e-3},           {GENZ_DISCONTINUOUS, 2, 1e-4},
     {GENZ_DISCONTINUOUS, 3, 1e-3},
   };
+  /* the 3-D corner peak at 1e-6 stops after its first pass with the error
+   * 1.5x the true one: the tightest case of the null-rule error, which a
+   * critical ratio of 0.25 instead of 0.05 under-reports (gq_gm_error) */
   for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
     char text[2048];
     const genz_problem p = genz(cases[n].k, cases[n].D);
