@@ -78,9 +78,10 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
     }
   } else {
     constexpr int P = 1 + 4 * D + 2 * D * (D - 1) + (1 << D);
-    double w7[5], w5[5];
+    double w7[5], w5[5], w3a[5], w3b[5];
     gq_gm_weights(D, w7, w5);
-    double s7 = 0.0, s5 = 0.0, sabs = 0.0;
+    gq_gm_low_weights(D, w3a, w3b);
+    double s7 = 0.0, s5 = 0.0, s3a = 0.0, s3b = 0.0, sabs = 0.0;
     for (int p = lane; p < P; p += 32) {
       double u[D], x[D];
       int slot;
@@ -91,6 +92,8 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
       const double v = Map()(x), a7 = pick(w7, cls);
       s7 += a7 * v;
       s5 += pick(w5, cls) * v;
+      s3a += pick(w3a, cls) * v;
+      s3b += pick(w3b, cls) * v;
       sabs += fabs(a7) * fabs(v);
       if (slot >= 0)
         axis_f[warp][slot] = v;
@@ -99,6 +102,8 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
     }
     s7 = warp_sum(s7);
     s5 = warp_sum(s5);
+    s3a = warp_sum(s3a);
+    s3b = warp_sum(s3b);
     sabs = warp_sum(sabs);
     __syncwarp();
     if (lane == 0) {
@@ -107,8 +112,8 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
       for (int d = 0; d < D; d++)
         volume *= 2.0 * h[d];
       b.estimate[r] = s7 * volume;
-      b.error[r] = gq_gm_error(s7 * volume, s5 * volume, sabs * volume);
       const double f0 = axis_f[warp][4 * D];
+      b.error[r] = gq_gm_error(s7 * volume, s5 * volume, s3a * volume, s3b * volume, f0 * volume, sabs * volume);
       int best = 0;
       double best_d = gq_gm_fourth_difference(&axis_f[warp][0], f0);
 #pragma unroll

@@ -22,8 +22,9 @@
  *   class 3  c +- lambda4 h_i e_i +- lambda4 h_j e_j  (i < j)
  *   class 4  c + lambda5 (+-h_1, ..., +-h_D)
  * lambda2 = sqrt(9/70), lambda4 = sqrt(9/10), lambda5 = sqrt(9/19); the
- * embedded degree-5 rule uses classes 0-3 with its own weights, the error is
- * |I7 - I5| (hcubature's), again at least 50 eps times the rule applied to
+ * embedded degree-5 rule uses classes 0-3 with its own weights; the error
+ * is |I7 - I5| (hcubature's) sharpened where a sequence of null rules says
+ * f is resolved (gq_gm_error), at least 50 eps times the rule applied to
  * |f|.  The split axis is the one with the largest fourth difference
  * |f(+l2) + f(-l2) - 2 f0 - (l2^2/l4^2)(f(+l4) + f(-l4) - 2 f0)| along it,
  * the widest of near ties (a polynomial of degree <= 3 along every axis has
@@ -101,6 +102,20 @@ GQ_ADAPT_HD void gq_gm_weights(int D, double w7[5], double w5[5])
   w5[4] = 0.0;
 }
 
+/* Two degree-3 rules on the same points, for the error (gq_gm_error): the
+ * centre and the +-lambda2 axis points (w3a) or the +-lambda4 ones (w3b),
+ * each exact for 1 and x_i^2 on a region of volume 1. */
+GQ_ADAPT_HD void gq_gm_low_weights(int D, double w3a[5], double w3b[5])
+{
+  const double a = 1.0 / (6.0 * GQ_GM_LAMBDA2 * GQ_GM_LAMBDA2), b = 1.0 / (6.0 * GQ_GM_LAMBDA4 * GQ_GM_LAMBDA4);
+  for (int k = 0; k < 5; k++)
+    w3a[k] = w3b[k] = 0.0;
+  w3a[0] = 1.0 - 2.0 * D * a;
+  w3a[1] = a;
+  w3b[0] = 1.0 - 2.0 * D * b;
+  w3b[2] = b;
+}
+
 /* Point p (0 <= p < gq_adapt_points(D)) of Genz-Malik in D >= 2
  * dimensions: u[0..D-1], its class, and for classes 1 and 2 its slot
  * 4 i + k among the axis points (k: +l2, -l2, +l4, -l4), else -1. */
@@ -136,11 +151,31 @@ GQ_ADAPT_HD int gq_gm_point(int D, int p, double *u, int *slot)
   return 4;
 }
 
-/* The error of a Genz-Malik region from its two rules and the degree-7
- * rule applied to |f| (all times the volume). */
-GQ_ADAPT_HD double gq_gm_error(double r7, double r5, double rabs)
+/* The error of a Genz-Malik region from its rules (all times the volume):
+ * r7 and r5, the degree-3 rules r3a and r3b, the centre's value times the
+ * volume r1, and the degree-7 rule applied to |f|.  The differences are null
+ * rules of falling degree: n1 = |r7 - r5| (degree 5), n2 the larger
+ * |r5 - r3| (degree 3), n3 the larger |r3 - r1| (degree 1).  Where f is
+ * resolved they fall geometrically with the degree, by r = max(n1/n2, n2/n3)
+ * a step (Berntsen, Espelid and Genz's test, DCUHRE); the degree-7 rule's
+ * error is then about r n1, and n1 alone (|I7 - I5|, the degree-5 rule's
+ * error) overstates it by 1/r.  Only below GQ_GM_RATIO_CRITICAL is the
+ * regime trusted, and even there the error is n1 r / GQ_GM_RATIO_CRITICAL:
+ * the critical ratio is the safety factor, measured (BENCHMARKS.md) on the
+ * corner peak, whose derivatives grow factorially with their order so that
+ * the ratios understate the next step.  Elsewhere n1 as it is.  Never below
+ * 50 eps times the rule applied to |f|. */
+#define GQ_GM_RATIO_CRITICAL 0.05
+GQ_ADAPT_HD double gq_gm_error(double r7, double r5, double r3a, double r3b, double r1, double rabs)
 {
-  const double err = fabs(r7 - r5), floor = 50.0 * GQ_ADAPT_EPS * rabs;
+  const double n1 = fabs(r7 - r5), n2 = fmax(fabs(r5 - r3a), fabs(r5 - r3b));
+  const double n3 = fmax(fabs(r3a - r1), fabs(r3b - r1)), floor = 50.0 * GQ_ADAPT_EPS * rabs;
+  double err = n1;
+  if (n2 > 0.0 && n3 > 0.0) {
+    const double r = fmax(n1 / n2, n2 / n3);
+    if (r < GQ_GM_RATIO_CRITICAL)
+      err = n1 * (r / GQ_GM_RATIO_CRITICAL);
+  }
   return err > floor ? err : floor;
 }
 

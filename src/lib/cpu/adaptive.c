@@ -19,6 +19,7 @@ typedef struct {
   double *u[GQ_ADAPT_MAX_DIM], *x[GQ_ADAPT_MAX_DIM]; /* GQ_GM_MAX_POINTS each */
   double *y, *scratch;
   double w7[GQ_GM_MAX_POINTS], w5[GQ_GM_MAX_POINTS]; /* per point (1-D: Kronrod, Gauss) */
+  double w3a[GQ_GM_MAX_POINTS], w3b[GQ_GM_MAX_POINTS]; /* the degree-3 rules, D >= 2 */
   int slot[GQ_GM_MAX_POINTS];
 } workspace;
 
@@ -57,12 +58,15 @@ static workspace *workspace_open(const gq_adaptive_batch *b)
       gq_gk15_point(p, &w->u[0][p], &w->w7[p], &w->w5[p]);
     return w;
   }
-  double w7[5], w5[5], u[GQ_ADAPT_MAX_DIM];
+  double w7[5], w5[5], w3a[5], w3b[5], u[GQ_ADAPT_MAX_DIM];
   gq_gm_weights(D, w7, w5);
+  gq_gm_low_weights(D, w3a, w3b);
   for (int p = 0; p < P; p++) {
     const int cls = gq_gm_point(D, p, u, &w->slot[p]);
     w->w7[p] = w7[cls];
     w->w5[p] = w5[cls];
+    w->w3a[p] = w3a[cls];
+    w->w3b[p] = w3b[cls];
     for (int d = 0; d < D; d++)
       w->u[d][p] = u[d];
   }
@@ -95,10 +99,12 @@ static void region(const gq_adaptive_batch *b, workspace *w, size_t r)
     b->axis[r] = 0;
     return;
   }
-  double r7 = 0.0, r5 = 0.0, rabs = 0.0, axis_f[4 * GQ_ADAPT_MAX_DIM];
+  double r7 = 0.0, r5 = 0.0, r3a = 0.0, r3b = 0.0, rabs = 0.0, axis_f[4 * GQ_ADAPT_MAX_DIM];
   for (int p = 0; p < P; p++) {
     r7 += w->w7[p] * w->y[p];
     r5 += w->w5[p] * w->y[p];
+    r3a += w->w3a[p] * w->y[p];
+    r3b += w->w3b[p] * w->y[p];
     rabs += fabs(w->w7[p]) * fabs(w->y[p]);
     if (w->slot[p] >= 0)
       axis_f[w->slot[p]] = w->y[p];
@@ -107,7 +113,8 @@ static void region(const gq_adaptive_batch *b, workspace *w, size_t r)
   for (int d = 0; d < D; d++)
     volume *= 2.0 * h[d];
   b->estimate[r] = r7 * volume;
-  b->error[r] = gq_gm_error(r7 * volume, r5 * volume, rabs * volume);
+  b->error[r] = gq_gm_error(r7 * volume, r5 * volume, r3a * volume, r3b * volume, w->y[0] * volume,
+                                rabs * volume);
   int best = 0;
   double best_d = gq_gm_fourth_difference(axis_f, w->y[0]);
   for (int d = 1; d < D; d++) {
