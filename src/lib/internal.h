@@ -123,6 +123,7 @@ typedef struct {
   int precision;   /* gq_precision */
   double a, h;
   uint64_t first, last; /* inclusive, first <= last */
+  int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_grid_sum;
 
 /* What the backends report besides the sums. */

@@ -158,15 +158,21 @@ int gq_rule_check_n(gq_rule rule, uint64_t n)
 
 static int grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_grid_sum(ctx->cuda, p, sums, info);
+  if (ctx->backend == GQ_BACKEND_CUDA) {
+    gq_grid_sum q = *p;
+    q.deterministic = ctx->deterministic;
+    return gq_cuda_grid_sum(ctx->cuda, &q, sums, info);
+  }
   return gq_cpu_grid_sum(ctx, p, sums, info);
 }
 
 static int grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
 {
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_grid_nonfinite(ctx->cuda, p, count, first);
+  if (ctx->backend == GQ_BACKEND_CUDA) {
+    gq_grid_sum q = *p; /* the deterministic module holds its own scan */
+    q.deterministic = ctx->deterministic;
+    return gq_cuda_grid_nonfinite(ctx->cuda, &q, count, first);
+  }
   return gq_cpu_grid_nonfinite(ctx, p, count, first);
 }
 
@@ -194,7 +200,7 @@ static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision
   }
   uint64_t count = 0, first = 0;
   if (n >= 2) {
-    gq_grid_sum p = {f, precision, a, h, 1, n - 1};
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1, 0};
     const int status = grid_nonfinite(ctx, &p, &count, &first);
     if (status != GQ_SUCCESS)
       return status;
@@ -287,7 +293,7 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
     sums[k] = gq_csum_zero();
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (n >= 2) {
-    gq_grid_sum p = {f, precision, a, h, 1, n - 1};
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1, 0};
     status = grid_sum(ctx, &p, sums, &info);
     if (status != GQ_SUCCESS)
       return status;

@@ -1,0 +1,110 @@
+// exact_tile.cuh — the deterministic grid sums (issue 20): a thread
+// accumulator and a grid level that sum a grid's terms exactly, so that
+// the rounded result cannot depend on the launch shape (grid, block, items
+// per thread) or on the order in which blocks finish.
+//
+// TileExact<KEYS, SLOTS> has TileCsum's interface (thread t's terms go to
+// key t % KEYS, the index classes a rule weighs): each thread keeps one
+// ExBLAS expansion (exact_accumulator.cuh) that spills into its key's exact
+// words in shared memory; terms that are NaN or infinite are summed apart
+// in plain doubles (NaN and infinities sum to the same value in any order)
+// and never reach the words.  The tree sends those plain sums through the
+// block reduction after every thread has flushed its expansion; the
+// ExactWords level carries each key's words once and adds them to the
+// grid's words with one integer atomic per block and word, and its
+// non-finite sum with one atomic add.  The host rounds the words
+// (superacc_host.h).  Compiled ahead (grid_sum.cu) and by NVRTC (jit.cu).
+#ifndef GQ_EXACT_TILE_CUH
+#define GQ_EXACT_TILE_CUH
+
+#include "exact_accumulator.cuh"
+#include "tree.cuh"
+
+namespace gq {
+
+// Terms from here on go straight into the words: a thread's expansion
+// then sums fewer than 2^63 terms below 2^960 without overflowing (the
+// engine's grid-stride loop gives no smaller bound per thread).
+constexpr double EXACT_TILE_LIMIT = 0x1p960;
+constexpr int EXACT_TILE_EXPANSION = 3; // doubles per thread (ExBLAS's choice)
+
+template <int KEYS_, int SLOTS> struct TileExact {
+  static constexpr int KEYS = KEYS_;
+  Expansion<EXACT_TILE_EXPANSION> e;
+  double nonfinite = 0.0;
+  unsigned long long *words = nullptr; // the block's words, KEYS x GQ_SUPERACC_WORDS (thread_begin)
+
+  template <bool CLASSIFY, class Index> __device__ __forceinline__ void add(double t, Index, int)
+  {
+    unsigned long long *mine = words + (threadIdx.x % KEYS) * GQ_SUPERACC_WORDS;
+    if (!(t - t == 0.0))
+      nonfinite += t;
+    else if (fabs(t) < EXACT_TILE_LIMIT)
+      e.add(t, mine);
+    else
+      exact_words_add(mine, t);
+  }
+  template <int N> __device__ __forceinline__ void close() {}
+};
+
+// The block's words, zeroed by the whole block before the first term.
+template <bool CLASSIFY, int K, int S, class Source, class Map>
+__device__ __forceinline__ void thread_begin(TileExact<K, S> &th, const Source &, const Map &)
+{
+  __shared__ unsigned long long words[K * GQ_SUPERACC_WORDS];
+  for (int k = threadIdx.x; k < K * GQ_SUPERACC_WORDS; k += blockDim.x)
+    words[k] = 0;
+  th.e.zero();
+  th.words = words;
+  __syncthreads();
+}
+
+struct NonfiniteSum {
+  __device__ __forceinline__ double operator()(double a, double b) const { return a + b; }
+  __device__ static double identity() { return 0.0; }
+};
+
+// The partial is the non-finite sum; taking it flushes the expansion, and
+// the tree keeps the words for the level.
+template <int K, int S> struct ExactTree {
+  using Combine = NonfiniteSum;
+  using Partial = double;
+  using Result = double;
+  unsigned long long *words;
+  __device__ __forceinline__ double partial(const TileExact<K, S> &th) const
+  {
+    th.e.flush(words + (threadIdx.x % K) * GQ_SUPERACC_WORDS);
+    return th.nonfinite;
+  }
+};
+template <int K, int S, bool CLASSIFY> struct TreeOf<TileExact<K, S>, CLASSIFY> {
+  using type = ExactTree<K, S>;
+  __device__ __forceinline__ static type make(const TileExact<K, S> &th) { return type{th.words}; }
+};
+
+// KEYS x GQ_SUPERACC_WORDS words and KEYS non-finite sums, zeroed before
+// the launch.
+struct ExactTarget {
+  unsigned long long *words;
+  double *nonfinite;
+};
+struct ExactWords {
+  using Target = ExactTarget;
+  static constexpr bool POISONED = false;
+  template <int BLOCK, int KEYS, class Tree>
+  __device__ __forceinline__ static void finish(double total, const Target &t, const Tree &tree, unsigned long long)
+  {
+    if (threadIdx.x < KEYS && total != 0.0)
+      atomicAdd(&t.nonfinite[threadIdx.x], total);
+    __syncthreads(); // every flush is in the words (a one-warp block_reduce has no barrier)
+    if (threadIdx.x < KEYS)
+      exact_words_normalize(tree.words + threadIdx.x * GQ_SUPERACC_WORDS);
+    __syncthreads();
+    for (int k = threadIdx.x; k < KEYS * GQ_SUPERACC_WORDS; k += BLOCK)
+      if (tree.words[k])
+        atomicAdd(&t.words[k], tree.words[k]);
+  }
+};
+
+} // namespace gq
+#endif

@@ -1,0 +1,88 @@
+/* t_exact_integrals.c — deterministic 1-D rules (issue 20): on a
+ * deterministic context the grid sums are exact, so a rule's result, its
+ * coarse result and its error estimate have the same bits for every launch
+ * grid a test can force (gq_cuda_exact_force_shape's blocks: 1, 7, 13, 1000
+ * and the resident grid), for built-in and expression integrands, double
+ * and float, and agree with the fast path to its accuracy.  Run with "gpu"
+ * on the device (tests/exact_integrals.gpu); on the CPU it checks that the
+ * switch leaves the CPU's results as they were. */
+#include "config.h"
+
+#include <math.h>
+
+#include "../src/lib/exact.h" /* gq_cuda_exact_force_shape */
+#include "tap_context.h"
+
+typedef struct {
+  const char *what;
+  const gq_integrand *f;
+  gq_rule rule;
+  double a, b;
+  uint64_t n;
+  gq_precision precision;
+} problem;
+
+static int same(const gq_rule_result *x, const gq_rule_result *y)
+{
+  return memcmp(&x->result, &y->result, sizeof x->result) == 0 &&
+         memcmp(&x->coarse, &y->coarse, sizeof x->coarse) == 0 &&
+         memcmp(&x->abserr, &y->abserr, sizeof x->abserr) == 0;
+}
+
+static int run(gq_context *ctx, const problem *p, gq_rule_result *out)
+{
+  return gq_integrate_rule(ctx, p->f, p->rule, p->a, p->b, p->n, p->precision, out);
+}
+
+int main(int argc, char **argv)
+{
+  int gpu = 0;
+  gq_context *ctx = tap_context(argc, argv, &gpu);
+  if (!ctx)
+    return tap_done();
+  gq_integrand *expr = NULL, *ragged = NULL;
+  tap_ok(gq_integrand_parse("x*x*x - 3*x + 1/(1+x*x) + sqrt(x + 2)", NULL, 0, 1, &expr, NULL) == GQ_SUCCESS,
+         "parse the expression");
+  /* terms of every size and both signs: a sum that rounds differently in
+   * every order */
+  tap_ok(gq_integrand_parse("(x*1e7 - floor(x*1e7) - 0.5)*exp(40*x)", NULL, 0, 1, &ragged, NULL) == GQ_SUCCESS,
+         "parse the ragged expression");
+  const problem problems[] = {
+    {"circle, trapezoid", gq_integrand_builtin("circle"), GQ_RULE_TRAPEZOID, 0.0, 1.0, 3000001, GQ_PRECISION_DOUBLE},
+    {"gauss, simpson", gq_integrand_builtin("gauss"), GQ_RULE_SIMPSON, -3.0, 3.0, 2000002, GQ_PRECISION_DOUBLE},
+    {"gauss, boole, float", gq_integrand_builtin("gauss"), GQ_RULE_BOOLE, -3.0, 3.0, 400000, GQ_PRECISION_FLOAT},
+    {"expression, trapezoid", expr, GQ_RULE_TRAPEZOID, -1.0, 2.0, 1000003, GQ_PRECISION_DOUBLE},
+    {"ragged expression, boole", ragged, GQ_RULE_BOOLE, 0.0, 1.0, 4000000, GQ_PRECISION_DOUBLE},
+  };
+  const unsigned blocks[] = {1, 7, 13, 1000};
+  for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+    const problem *p = &problems[i];
+    if (!p->f)
+      continue;
+    gq_rule_result fast, first, r;
+    gq_context_set_deterministic(ctx, 0);
+    const int sf = run(ctx, p, &fast);
+    gq_context_set_deterministic(ctx, 1);
+    const int s0 = run(ctx, p, &first);
+    const double tol = p->precision == GQ_PRECISION_FLOAT ? 1e-6 : 1e-13;
+    tap_ok(sf == GQ_SUCCESS && s0 == GQ_SUCCESS && isfinite(first.result) &&
+               fabs(first.result - fast.result) <= tol * fabs(fast.result),
+           "%s: deterministic %.17g, fast %.17g", p->what, first.result, fast.result);
+    if (!gpu) { /* the CPU's sums were already thread-count free: unchanged */
+      tap_ok(same(&first, &fast), "%s: the CPU's bits with and without the switch", p->what);
+      continue;
+    }
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+      gq_cuda_exact_force_shape(blocks[k], 0);
+      const int s = run(ctx, p, &r);
+      tap_ok(s == GQ_SUCCESS && same(&r, &first), "%s: %u blocks give the same bits (%.17g)", p->what, blocks[k],
+             r.result);
+    }
+    gq_cuda_exact_force_shape(0, 0);
+    tap_ok(run(ctx, p, &r) == GQ_SUCCESS && same(&r, &first), "%s: the same bits again", p->what);
+  }
+  gq_integrand_free(expr);
+  gq_integrand_free(ragged);
+  gq_context_free(ctx);
+  return tap_done();
+}

@@ -1,0 +1,26 @@
+/* t_exact_jit.c — NVRTC compiles the deterministic grid kernels of
+ * expressions (kernels/engine/exact_tile.cuh and the exact accumulator's
+ * headers, embedded), double and float, for sm_90.  NVRTC needs no GPU, so
+ * this runs wherever CUDA was configured. */
+#include "config.h"
+
+#include "../src/lib/exact.h"
+#include "tap.h"
+
+int main(void)
+{
+  const char *exprs[] = {"4*sqrt(1-x^2)", "exp(-x*x)*cos(3*x)"};
+  for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
+    gq_integrand *f = NULL;
+    if (!tap_ok(gq_integrand_parse(exprs[i], NULL, 0, 1, &f, NULL) == GQ_SUCCESS, "parse %s", exprs[i]))
+      continue;
+    for (int p = 0; p < 2; p++) {
+      size_t size = 0;
+      const int st = gq_jit_compile_exact_only(f, p, 90, &size);
+      tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic %s: %s (%zu-byte cubin)%s%s",
+             p ? "float" : "double", exprs[i], size, st ? ": " : "", st ? gq_last_error() : "");
+    }
+    gq_integrand_free(f);
+  }
+  return tap_done();
+}
