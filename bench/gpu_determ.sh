@@ -9,8 +9,8 @@
 # 4. bench_determ: deterministic vs fast sum, dot (2^28), stats (2^28), the
 #    one-shot latency at 2^20, CUB's DeviceReduce::Sum, and CUB's gpu_to_gpu
 #    deterministic sum if a probe compiles against the toolkit's CCCL;
-# 5. gpuquad integrate, deterministic vs fast: kernel_ms (CUDA events),
-#    median of 7 after a warm-up, a built-in and an expression.
+# 5. gpuquad integrate and mc, deterministic vs fast: kernel_ms (CUDA
+#    events), median of 7 after a warm-up, built-ins and expressions.
 # Logs go to $OUT (default BUILDDIR/gpu-determ); the table is printed last.
 set -u
 B=${1:?usage: sh bench/gpu_determ.sh BUILDDIR}
@@ -66,7 +66,10 @@ for tool in memcheck racecheck synccheck; do
   rc3=$?
   compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f='x*x+sqrt(x)' --a=0 --b=1 \
     --rule=boole --n=100000 --deterministic --device=cuda >>"$log" 2>&1
-  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $rc2, integrate exit $rc3 / $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  rc4=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad mc --f=circle --n=100000 --deterministic \
+    --device=cuda >>"$log" 2>&1
+  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $rc2, integrate exit $rc3 / $rc4, mc exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
 done
 
 # ---- CUB's gpu_to_gpu determinism: compiled only if this toolkit has it ----
@@ -99,17 +102,18 @@ tee -a "$summary" <"$OUT/bench.txt"
 # kernel_ms is the library's CUDA-event time of the reduction; median of 7
 # after one warm-up run.
 median_ms() {
-  ./gpuquad integrate "$@" --device=cuda --json >/dev/null 2>&1
+  ./gpuquad "$@" --device=cuda --json >/dev/null 2>&1
   for i in 1 2 3 4 5 6 7; do
-    ./gpuquad integrate "$@" --device=cuda --json 2>/dev/null | sed -n 's/.*"kernel_ms": \([0-9.e+-]*\).*/\1/p'
+    ./gpuquad "$@" --device=cuda --json 2>/dev/null | sed -n 's/.*"kernel_ms": \([0-9.e+-]*\).*/\1/p'
   done | sort -g | sed -n 4p
 }
 say ""
-say "---- integrate, kernel ms (median of 7): fast / deterministic / ratio fast/det ----"
+say "---- integrate and mc, kernel ms (median of 7): fast / deterministic / ratio fast/det ----"
 set -f # the expressions hold *: no globbing
-for c in "--f=circle --n=1000000000" "--f=gauss --rule=simpson --n=100000000" \
-  "--f=x*x*x-3*x+1/(1+x*x) --a=-1 --b=2 --n=100000000"; do
+for c in "integrate --f=circle --n=1000000000" "integrate --f=gauss --rule=simpson --n=100000000" \
+  "integrate --f=x*x*x-3*x+1/(1+x*x) --a=-1 --b=2 --n=100000000" "mc --f=circle --n=1000000000" \
+  "mc --f=x*y+sqrt(z) --dim=3 --n=1000000000" "mc --f=x*x-3*x --dist=normal --n=1000000000"; do
   f=$(median_ms $c)
   d=$(median_ms $c --deterministic)
-  say "integrate $c: $f / $d / $(awk -v f="$f" -v d="$d" 'BEGIN { if (d > 0) printf "%.2f", f / d }')"
+  say "$c: $f / $d / $(awk -v f="$f" -v d="$d" 'BEGIN { if (d > 0) printf "%.2f", f / d }')"
 done

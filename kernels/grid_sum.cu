@@ -3,7 +3,7 @@
 // of time (one kernel per built-in, precision and set of functions).
 #include "grid.cuh"
 #include "integrands.cuh"
-#include "engine/exact_tile.cuh"
+#include "exact_launch.cuh"
 #include "engine/grid_source.cuh"
 #include "engine/kernel.cuh"
 #include "engine/launch.cuh"
@@ -84,49 +84,25 @@ unsigned gq::exact_grid(gq_cuda_state *st, const void *kernel, int block, unsign
   return (unsigned)(grid < least ? least : grid);
 }
 
-// The words and non-finite sums on the stream, zeroed; the kernel; each
-// key's words rounded to a double-double (a key where a term was NaN or
-// infinite holds their sum instead).
+// Each key's words rounded to a double-double (a key where a term was NaN
+// or infinite holds their sum instead).
 int gq::grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                           gq_csum sums[GRID_KEYS], double *ms)
 {
   constexpr size_t WORDS = (size_t)GRID_KEYS * GQ_SUPERACC_WORDS;
-  constexpr size_t BYTES = WORDS * sizeof(unsigned long long) + GRID_KEYS * sizeof(double);
   Problem<GridSource<double>, ExactWords> prob{};
   prob.src = source<double>(p);
-  const unsigned grid = exact_grid(st, kernel, block, (prob.src.n + (unsigned long long)block * items - 1) / ((unsigned long long)block * items), prob.src.n);
-  GQ_CUDA_TRY(cudaSetDevice(st->device));
-  unsigned long long *d = nullptr;
-  GQ_CUDA_TRY(cudaMallocAsync(&d, BYTES, st->stream));
-  unsigned long long *h = static_cast<unsigned long long *>(malloc(BYTES));
-  int status = h ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cannot allocate the exact grid sums");
-  prob.out.words = d;
-  prob.out.nonfinite = reinterpret_cast<double *>(d + WORDS);
-  float elapsed = 0.0f;
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaEventRecord(st->start, st->stream), "cudaEventRecord");
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaMemsetAsync(d, 0, BYTES, st->stream), "cudaMemsetAsync(exact grid sums)");
-  if (status == GQ_SUCCESS)
-    status = launch<false>(st, kernel, grid, block, prob, st->stream);
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaEventRecord(st->stop, st->stream), "cudaEventRecord");
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaMemcpyAsync(h, d, BYTES, cudaMemcpyDeviceToHost, st->stream), "cudaMemcpyAsync");
-  cudaFreeAsync(d, st->stream);
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize");
-  if (status == GQ_SUCCESS)
-    status = cuda_status(cudaEventElapsedTime(&elapsed, st->start, st->stop), "cudaEventElapsedTime");
+  const unsigned long long tile = (unsigned long long)block * items;
+  const unsigned grid = exact_grid(st, kernel, block, (prob.src.n + tile - 1) / tile, prob.src.n);
+  unsigned long long *h = static_cast<unsigned long long *>(malloc(WORDS * sizeof *h + GRID_KEYS * sizeof(double)));
+  if (!h)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the exact grid sums");
+  const int status = exact_run<GRID_KEYS, GRID_KEYS>(st, kernel, grid, block, prob, h, ms);
   if (status == GQ_SUCCESS) {
-    if (ms)
-      *ms = elapsed;
     const double *nonfinite = reinterpret_cast<const double *>(h + WORDS);
     const unsigned long long first = p->first % GRID_KEYS;
-    for (unsigned k = 0; k < GRID_KEYS; k++) {
-      gq_csum *out = &sums[(first + k) % GRID_KEYS];
-      *out = exact_words_csum(h + k * GQ_SUPERACC_WORDS, nonfinite[k]);
-    }
+    for (unsigned k = 0; k < GRID_KEYS; k++)
+      sums[(first + k) % GRID_KEYS] = exact_words_csum(h + k * GQ_SUPERACC_WORDS, nonfinite[k]);
   }
   free(h);
   return status;

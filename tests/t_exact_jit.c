@@ -1,7 +1,7 @@
-/* t_exact_jit.c — NVRTC compiles the deterministic grid kernels of
- * expressions (kernels/engine/exact_tile.cuh and the exact accumulator's
- * headers, embedded), double and float, for sm_90.  NVRTC needs no GPU, so
- * this runs wherever CUDA was configured. */
+/* t_exact_jit.c — NVRTC compiles the deterministic grid and Monte Carlo
+ * kernels of expressions (kernels/engine/exact_tile.cuh and the exact
+ * accumulator's headers, embedded), double and float, for sm_90.  NVRTC
+ * needs no GPU, so this runs wherever CUDA was configured. */
 #include "config.h"
 
 #include "../src/lib/exact.h"
@@ -19,6 +19,9 @@ int main(void)
       const int st = gq_jit_compile_exact_only(f, p, 90, &size);
       tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic %s: %s (%zu-byte cubin)%s%s",
              p ? "float" : "double", exprs[i], size, st ? ": " : "", st ? gq_last_error() : "");
+      const int sm = gq_jit_mc_compile_exact_only(f, 1, p ? GQ_MC_NORMAL : GQ_MC_UNIFORM, p, 90, &size);
+      tap_ok(sm == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic mc %s: %s (%zu-byte cubin)%s%s",
+             p ? "float, normal" : "double, uniform", exprs[i], size, sm ? ": " : "", sm ? gq_last_error() : "");
     }
     gq_integrand_free(f);
   }

@@ -10,10 +10,11 @@
 // in plain doubles (NaN and infinities sum to the same value in any order)
 // and never reach the words.  The tree sends those plain sums through the
 // block reduction after every thread has flushed its expansion; the
-// ExactWords level carries each key's words once and adds them to the
+// ExactWords level carries each channel's words once and adds them to the
 // grid's words with one integer atomic per block and word, and its
 // non-finite sum with one atomic add.  The host rounds the words
-// (superacc_host.h).  Compiled ahead (grid_sum.cu) and by NVRTC (jit.cu).
+// (superacc_host.h).  QuadExact does the same for Monte Carlo's moments.
+// Compiled ahead (grid_sum.cu) and by NVRTC (jit.cu, mc.cu).
 #ifndef GQ_EXACT_TILE_CUH
 #define GQ_EXACT_TILE_CUH
 
@@ -29,7 +30,7 @@ constexpr double EXACT_TILE_LIMIT = 0x1p960;
 constexpr int EXACT_TILE_EXPANSION = 3; // doubles per thread (ExBLAS's choice)
 
 template <int KEYS_, int SLOTS> struct TileExact {
-  static constexpr int KEYS = KEYS_;
+  static constexpr int KEYS = KEYS_, CHANNELS = KEYS_;
   Expansion<EXACT_TILE_EXPANSION> e;
   double nonfinite = 0.0;
   unsigned long long *words = nullptr; // the block's words, KEYS x GQ_SUPERACC_WORDS (thread_begin)
@@ -45,18 +46,65 @@ template <int KEYS_, int SLOTS> struct TileExact {
       exact_words_add(mine, t);
   }
   template <int N> __device__ __forceinline__ void close() {}
+  __device__ __forceinline__ void flush() const { e.flush(words + (threadIdx.x % KEYS) * GQ_SUPERACC_WORDS); }
+};
+
+// Monte Carlo's shifted moments (mc_moments.h), exactly: d = y - K as the
+// device rounds it, then sum d and sum d^2 (the square exact: TwoProd, or
+// the words' 106-bit product) in two channels.  A value that is not finite
+// goes to the non-finite sum (the host makes s1 of it, and s2 its square).
+template <int SLOTS> struct QuadExact {
+  static constexpr int KEYS = 1, CHANNELS = 2;
+  Expansion<EXACT_TILE_EXPANSION> e1, e2;
+  double nonfinite = 0.0, shift = 0.0;
+  unsigned long long *words = nullptr; // 2 x GQ_SUPERACC_WORDS (thread_begin)
+
+  template <bool CLASSIFY, class Index> __device__ __forceinline__ void add(double t, Index, int)
+  {
+    const double d = t - shift;
+    if (!(d - d == 0.0)) {
+      nonfinite += d;
+      return;
+    }
+    if (fabs(d) < EXACT_TILE_LIMIT)
+      e1.add(d, words);
+    else
+      exact_words_add(words, d);
+    if (fabs(d) < 0x1p480) // d^2 below EXACT_TILE_LIMIT: the expansion's
+      e2.add_product(d, d, 0, 0, words + GQ_SUPERACC_WORDS);
+    else
+      exact_words_add_product(words + GQ_SUPERACC_WORDS, d, d, 0, 0);
+  }
+  template <int N> __device__ __forceinline__ void close() {}
+  __device__ __forceinline__ void flush() const
+  {
+    e1.flush(words);
+    e2.flush(words + GQ_SUPERACC_WORDS);
+  }
 };
 
 // The block's words, zeroed by the whole block before the first term.
+template <int CHANNELS> __device__ __forceinline__ unsigned long long *exact_block_words()
+{
+  __shared__ unsigned long long words[CHANNELS * GQ_SUPERACC_WORDS];
+  for (int k = threadIdx.x; k < CHANNELS * GQ_SUPERACC_WORDS; k += blockDim.x)
+    words[k] = 0;
+  __syncthreads();
+  return words;
+}
 template <bool CLASSIFY, int K, int S, class Source, class Map>
 __device__ __forceinline__ void thread_begin(TileExact<K, S> &th, const Source &, const Map &)
 {
-  __shared__ unsigned long long words[K * GQ_SUPERACC_WORDS];
-  for (int k = threadIdx.x; k < K * GQ_SUPERACC_WORDS; k += blockDim.x)
-    words[k] = 0;
   th.e.zero();
-  th.words = words;
-  __syncthreads();
+  th.words = exact_block_words<K>();
+}
+template <bool CLASSIFY, int S, class Source, class Map>
+__device__ __forceinline__ void thread_begin(QuadExact<S> &th, const Source &src, const Map &)
+{
+  th.e1.zero();
+  th.e2.zero();
+  th.shift = src.shift;
+  th.words = exact_block_words<2>();
 }
 
 struct NonfiniteSum {
@@ -64,26 +112,31 @@ struct NonfiniteSum {
   __device__ static double identity() { return 0.0; }
 };
 
-// The partial is the non-finite sum; taking it flushes the expansion, and
+// The partial is the non-finite sum; taking it flushes the expansions, and
 // the tree keeps the words for the level.
-template <int K, int S> struct ExactTree {
+template <class Thread> struct ExactTree {
   using Combine = NonfiniteSum;
   using Partial = double;
   using Result = double;
+  static constexpr int CHANNELS = Thread::CHANNELS;
   unsigned long long *words;
-  __device__ __forceinline__ double partial(const TileExact<K, S> &th) const
+  __device__ __forceinline__ double partial(const Thread &th) const
   {
-    th.e.flush(words + (threadIdx.x % K) * GQ_SUPERACC_WORDS);
+    th.flush();
     return th.nonfinite;
   }
 };
 template <int K, int S, bool CLASSIFY> struct TreeOf<TileExact<K, S>, CLASSIFY> {
-  using type = ExactTree<K, S>;
+  using type = ExactTree<TileExact<K, S>>;
   __device__ __forceinline__ static type make(const TileExact<K, S> &th) { return type{th.words}; }
 };
+template <int S, bool CLASSIFY> struct TreeOf<QuadExact<S>, CLASSIFY> {
+  using type = ExactTree<QuadExact<S>>;
+  __device__ __forceinline__ static type make(const QuadExact<S> &th) { return type{th.words}; }
+};
 
-// KEYS x GQ_SUPERACC_WORDS words and KEYS non-finite sums, zeroed before
-// the launch.
+// CHANNELS x GQ_SUPERACC_WORDS words and KEYS non-finite sums, zeroed
+// before the launch.
 struct ExactTarget {
   unsigned long long *words;
   double *nonfinite;
@@ -97,10 +150,11 @@ struct ExactWords {
     if (threadIdx.x < KEYS && total != 0.0)
       atomicAdd(&t.nonfinite[threadIdx.x], total);
     __syncthreads(); // every flush is in the words (a one-warp block_reduce has no barrier)
-    if (threadIdx.x < KEYS)
+    constexpr int CHANNELS = Tree::CHANNELS;
+    if (threadIdx.x < CHANNELS)
       exact_words_normalize(tree.words + threadIdx.x * GQ_SUPERACC_WORDS);
     __syncthreads();
-    for (int k = threadIdx.x; k < KEYS * GQ_SUPERACC_WORDS; k += BLOCK)
+    for (int k = threadIdx.x; k < CHANNELS * GQ_SUPERACC_WORDS; k += BLOCK)
       if (tree.words[k])
         atomicAdd(&t.words[k], tree.words[k]);
   }

@@ -269,6 +269,7 @@ typedef struct {
   uint64_t seed;
   uint64_t first, count;
   unsigned blocks;
+  int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_mc_batch;
 
 /* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend
