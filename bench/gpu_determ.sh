@@ -9,8 +9,9 @@
 # 4. bench_determ: deterministic vs fast sum, dot (2^28), stats (2^28), the
 #    one-shot latency at 2^20, CUB's DeviceReduce::Sum, and CUB's gpu_to_gpu
 #    deterministic sum if a probe compiles against the toolkit's CCCL;
-# 5. gpuquad integrate and mc, deterministic vs fast: kernel_ms (CUDA
-#    events), median of 7 after a warm-up, built-ins and expressions.
+# 5. gpuquad integrate (1-D rules, a 3-D box, Gauss-Legendre) and mc,
+#    deterministic vs fast: kernel_ms (CUDA events), median of 7 after a
+#    warm-up, built-ins and expressions.
 # Logs go to $OUT (default BUILDDIR/gpu-determ); the table is printed last.
 set -u
 B=${1:?usage: sh bench/gpu_determ.sh BUILDDIR}
@@ -67,9 +68,12 @@ for tool in memcheck racecheck synccheck; do
   compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f='x*x+sqrt(x)' --a=0 --b=1 \
     --rule=boole --n=100000 --deterministic --device=cuda >>"$log" 2>&1
   rc4=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f='x*y+sqrt(z)' --dim=3 --n=40 \
+    --rule=gauss-legendre --deterministic --device=cuda >>"$log" 2>&1
+  rc5=$?
   compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad mc --f=circle --n=100000 --deterministic \
     --device=cuda >>"$log" 2>&1
-  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $rc2, integrate exit $rc3 / $rc4, mc exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $rc2, integrate exit $rc3 / $rc4, box exit $rc5, mc exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
 done
 
 # ---- CUB's gpu_to_gpu determinism: compiled only if this toolkit has it ----
@@ -111,7 +115,9 @@ say ""
 say "---- integrate and mc, kernel ms (median of 7): fast / deterministic / ratio fast/det ----"
 set -f # the expressions hold *: no globbing
 for c in "integrate --f=circle --n=1000000000" "integrate --f=gauss --rule=simpson --n=100000000" \
-  "integrate --f=x*x*x-3*x+1/(1+x*x) --a=-1 --b=2 --n=100000000" "mc --f=circle --n=1000000000" \
+  "integrate --f=x*x*x-3*x+1/(1+x*x) --a=-1 --b=2 --n=100000000" \
+  "integrate --f=x*y*y-z/(1+x*x)+sqrt(z+1) --dim=3 --n=800" \
+  "integrate --f=circle --rule=gauss-legendre --n=10000000" "mc --f=circle --n=1000000000" \
   "mc --f=x*y+sqrt(z) --dim=3 --n=1000000000" "mc --f=x*x-3*x --dist=normal --n=1000000000"; do
   f=$(median_ms $c)
   d=$(median_ms $c --deterministic)

@@ -1,7 +1,8 @@
 // exact_launch.cuh — the host side of the deterministic engine problems
 // (engine/exact_tile.cuh): the grid's words and non-finite sums allocated
 // on the stream and zeroed, the launch between the context's events, and
-// everything copied back; grid_sum.cu and mc.cu round what they read.
+// everything copied back; grid_sum.cu, product.cu and mc.cu round what they
+// read.
 #ifndef GQ_EXACT_LAUNCH_CUH
 #define GQ_EXACT_LAUNCH_CUH
 
@@ -14,10 +15,11 @@
 namespace gq {
 
 // prob.out is filled here.  h receives CHANNELS x GQ_SUPERACC_WORDS words,
-// then KEYS non-finite sums (doubles); *ms the kernel's time.
+// then KEYS non-finite sums (doubles); *ms the kernel's time.  shared_bytes:
+// the kernel's dynamic shared memory (a product grid's tables).
 template <int CHANNELS, int KEYS, class Problem>
 int exact_run(gq_cuda_state *st, const void *kernel, unsigned grid, int block, Problem prob,
-              unsigned long long *h, double *ms)
+              unsigned long long *h, double *ms, size_t shared_bytes = 0)
 {
   constexpr size_t WORDS = (size_t)CHANNELS * GQ_SUPERACC_WORDS;
   constexpr size_t BYTES = WORDS * sizeof(unsigned long long) + KEYS * sizeof(double);
@@ -31,7 +33,7 @@ int exact_run(gq_cuda_state *st, const void *kernel, unsigned grid, int block, P
   if (status == GQ_SUCCESS)
     status = cuda_status(cudaMemsetAsync(d, 0, BYTES, st->stream), "cudaMemsetAsync(exact sums)");
   if (status == GQ_SUCCESS)
-    status = launch<false>(st, kernel, grid, block, prob, st->stream);
+    status = launch<false>(st, kernel, grid, block, prob, st->stream, shared_bytes);
   if (status == GQ_SUCCESS)
     status = cuda_status(cudaEventRecord(st->stop, st->stream), "cudaEventRecord");
   if (status == GQ_SUCCESS)

@@ -1,12 +1,14 @@
-/* t_exact_integrals.c — deterministic 1-D rules and Monte Carlo (issue
- * 20): on a deterministic context the grid sums and the moments' sums are
- * exact, so a rule's result, its coarse result and its error estimate, and
- * Monte Carlo's mean and sd, have the same bits for every launch grid a test
- * can force (gq_cuda_exact_force_shape's blocks, gq_mc_options.blocks: 1, 7,
- * 13, 1000 and the resident grid), for built-in and expression integrands,
- * double and float, and agree with the fast path to its accuracy.  Run with "gpu"
- * on the device (tests/exact_integrals.gpu); on the CPU it checks that the
- * switch leaves the CPU's results as they were. */
+/* t_exact_integrals.c — deterministic 1-D rules, product boxes
+ * (Newton-Cotes, Gauss-Legendre) and Monte Carlo (issue 20): on a
+ * deterministic context the grid sums, the boxes' weighted sums and the
+ * moments' sums are exact, so a rule's result, coarse result and error
+ * estimate, and Monte Carlo's mean and sd, have the same bits for every
+ * launch grid a test can force (gq_cuda_exact_force_shape's blocks,
+ * gq_mc_options.blocks: 1, 7, 13, 1000 and the resident grid), for built-in
+ * and expression integrands, double and float, and agree with the fast path
+ * to its accuracy.  Run with "gpu" on the device (tests/exact_integrals.gpu);
+ * on the CPU it checks that the switch leaves the CPU's results as they
+ * were. */
 #include "config.h"
 
 #include <math.h>
@@ -84,6 +86,47 @@ int main(int argc, char **argv)
     gq_cuda_exact_force_shape(0, 0);
     tap_ok(run(ctx, p, &r) == GQ_SUCCESS && same(&r, &first), "%s: the same bits again", p->what);
   }
+  /* Boxes: a 3-D product grid (Newton-Cotes, Gauss-Legendre) and 1-D
+   * Gauss-Legendre, both weighted sums exact */
+  gq_integrand *box3 = NULL;
+  tap_ok(gq_integrand_parse("x*y*y - z/(1+x*x) + sqrt(z + 1)", NULL, 0, 3, &box3, NULL) == GQ_SUCCESS,
+         "parse the 3-D expression");
+  const struct {
+    const char *what;
+    const gq_integrand *f;
+    gq_rule_spec spec;
+    gq_box box;
+  } boxes[] = {
+    {"3-D box, simpson", box3, {GQ_RULE_SIMPSON, 0}, {3, {0, -1, 0}, {1, 2, 3}, {200, 150, 100}}},
+    {"3-D box, gauss-legendre", box3, {GQ_RULE_GAUSS_LEGENDRE, 8}, {3, {0, -1, 0}, {1, 2, 3}, {20, 30, 10}}},
+    {"1-D gauss-legendre, circle", gq_integrand_builtin("circle"), {GQ_RULE_GAUSS_LEGENDRE, 0},
+     {1, {0}, {1}, {100000}}},
+  };
+  for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+    if (!boxes[i].f)
+      continue;
+    gq_rule_result fast, first, r;
+    gq_context_set_deterministic(ctx, 0);
+    const int sf = gq_integrate_box(ctx, boxes[i].f, boxes[i].spec, &boxes[i].box, GQ_PRECISION_DOUBLE, &fast);
+    gq_context_set_deterministic(ctx, 1);
+    const int s0 = gq_integrate_box(ctx, boxes[i].f, boxes[i].spec, &boxes[i].box, GQ_PRECISION_DOUBLE, &first);
+    tap_ok(sf == GQ_SUCCESS && s0 == GQ_SUCCESS && isfinite(first.result) &&
+               fabs(first.result - fast.result) <= 1e-13 * fabs(fast.result),
+           "%s: deterministic %.17g, fast %.17g", boxes[i].what, first.result, fast.result);
+    if (!gpu) {
+      tap_ok(same(&first, &fast), "%s: the CPU's bits with and without the switch", boxes[i].what);
+      continue;
+    }
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+      gq_cuda_exact_force_shape(blocks[k], 0);
+      const int s = gq_integrate_box(ctx, boxes[i].f, boxes[i].spec, &boxes[i].box, GQ_PRECISION_DOUBLE, &r);
+      tap_ok(s == GQ_SUCCESS && same(&r, &first), "%s: %u blocks give the same bits (%.17g)", boxes[i].what,
+             blocks[k], r.result);
+    }
+    gq_cuda_exact_force_shape(0, 0);
+  }
+  gq_integrand_free(box3);
+
   /* Monte Carlo: the moments' sums exact, the same bits for every grid */
   const struct {
     const char *what;

@@ -1,5 +1,5 @@
-/* t_exact_jit.c — NVRTC compiles the deterministic grid and Monte Carlo
- * kernels of expressions (kernels/engine/exact_tile.cuh and the exact
+/* t_exact_jit.c — NVRTC compiles the deterministic grid, box and Monte
+ * Carlo kernels of expressions (kernels/engine/exact_tile.cuh and the exact
  * accumulator's headers, embedded), double and float, for sm_90.  NVRTC
  * needs no GPU, so this runs wherever CUDA was configured. */
 #include "config.h"
@@ -25,5 +25,14 @@ int main(void)
     }
     gq_integrand_free(f);
   }
+  gq_integrand *box = NULL;
+  if (tap_ok(gq_integrand_parse("x*y + sqrt(z)", NULL, 0, 3, &box, NULL) == GQ_SUCCESS, "parse x*y + sqrt(z)"))
+    for (unsigned panels = 0; panels <= 1; panels++) {
+      size_t size = 0;
+      const int st = gq_jit_product_compile_exact_only(box, 0, 3, panels, 90, &size);
+      tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic 3-D box (%s) (%zu-byte cubin)%s%s",
+             panels ? "Gauss-Legendre" : "Newton-Cotes", size, st ? ": " : "", st ? gq_last_error() : "");
+    }
+  gq_integrand_free(box);
   return tap_done();
 }

@@ -13,8 +13,9 @@
 // ExactWords level carries each channel's words once and adds them to the
 // grid's words with one integer atomic per block and word, and its
 // non-finite sum with one atomic add.  The host rounds the words
-// (superacc_host.h).  QuadExact does the same for Monte Carlo's moments.
-// Compiled ahead (grid_sum.cu) and by NVRTC (jit.cu, mc.cu).
+// (superacc_host.h).  PairExact does the same for a product grid's two
+// weighted sums, QuadExact for Monte Carlo's moments.  Compiled ahead
+// (grid_sum.cu) and by NVRTC (jit.cu, product.cu, mc.cu).
 #ifndef GQ_EXACT_TILE_CUH
 #define GQ_EXACT_TILE_CUH
 
@@ -83,6 +84,45 @@ template <int SLOTS> struct QuadExact {
   }
 };
 
+// A product grid's rule and lower-order rule (WeightedPair's sums):
+// sum wh f and sum wl f with the products exact, in two channels; a value
+// f that is not finite goes to the non-finite sum (both sums, on the host).
+template <int SLOTS> struct PairExact {
+  static constexpr int KEYS = 1, CHANNELS = 2;
+  Expansion<EXACT_TILE_EXPANSION> hi, lo;
+  double nonfinite = 0.0;
+  unsigned long long *words = nullptr; // 2 x GQ_SUPERACC_WORDS (thread_begin)
+
+  // A padding point has both weights 0 and adds nothing.
+  __device__ __forceinline__ void add_weighted(double wh, double wl, double y)
+  {
+    if (!(y - y == 0.0)) {
+      if (wh != 0.0)
+        nonfinite += y;
+      return;
+    }
+    add_one(hi, wh, y, words);
+    add_one(lo, wl, y, words + GQ_SUPERACC_WORDS);
+  }
+  template <int N> __device__ __forceinline__ void close() {}
+  __device__ __forceinline__ void flush() const
+  {
+    hi.flush(words);
+    lo.flush(words + GQ_SUPERACC_WORDS);
+  }
+
+private:
+  // w y exact: in the expansion while the product stays below the limit.
+  __device__ __forceinline__ static void add_one(Expansion<EXACT_TILE_EXPANSION> &e, double w, double y,
+                                                 unsigned long long *mine)
+  {
+    if (fabs(w) * fabs(y) < EXACT_TILE_LIMIT)
+      e.add_product(w, y, 0, 0, mine);
+    else
+      exact_words_add_product(mine, w, y, 0, 0);
+  }
+};
+
 // The block's words, zeroed by the whole block before the first term.
 template <int CHANNELS> __device__ __forceinline__ unsigned long long *exact_block_words()
 {
@@ -97,6 +137,13 @@ __device__ __forceinline__ void thread_begin(TileExact<K, S> &th, const Source &
 {
   th.e.zero();
   th.words = exact_block_words<K>();
+}
+template <bool CLASSIFY, int S, class Source, class Map>
+__device__ __forceinline__ void thread_begin(PairExact<S> &th, const Source &, const Map &)
+{
+  th.hi.zero();
+  th.lo.zero();
+  th.words = exact_block_words<2>();
 }
 template <bool CLASSIFY, int S, class Source, class Map>
 __device__ __forceinline__ void thread_begin(QuadExact<S> &th, const Source &src, const Map &)
@@ -129,6 +176,10 @@ template <class Thread> struct ExactTree {
 template <int K, int S, bool CLASSIFY> struct TreeOf<TileExact<K, S>, CLASSIFY> {
   using type = ExactTree<TileExact<K, S>>;
   __device__ __forceinline__ static type make(const TileExact<K, S> &th) { return type{th.words}; }
+};
+template <int S, bool CLASSIFY> struct TreeOf<PairExact<S>, CLASSIFY> {
+  using type = ExactTree<PairExact<S>>;
+  __device__ __forceinline__ static type make(const PairExact<S> &th) { return type{th.words}; }
 };
 template <int S, bool CLASSIFY> struct TreeOf<QuadExact<S>, CLASSIFY> {
   using type = ExactTree<QuadExact<S>>;

@@ -334,7 +334,7 @@ int cli_deterministic;
 void cli_usage_deterministic(FILE *out)
 {
   fputs("  --deterministic      the same bits on any thread count, device or chunking\n"
-        "                       (exact sums rounded once: data, GPU 1-D rules, GPU mc)\n",
+        "                       (exact sums rounded once: data; integrate, mc on a GPU)\n",
         out);
 }
 

@@ -174,6 +174,7 @@ typedef struct {
   double H[GQ_MAX_DIM];
   const double *table[GQ_MAX_DIM]; /* host tables; the CUDA backend copies them */
   uint64_t n;       /* points: the product of K[d] P[d] */
+  int deterministic; /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_product_sum;
 
 int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);

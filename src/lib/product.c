@@ -209,15 +209,21 @@ static int build_axis(gq_rule_spec spec, double a, double b, uint64_t n, gq_prod
 
 static int product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_product_sum(ctx->cuda, p, sums, info);
+  if (ctx->backend == GQ_BACKEND_CUDA) {
+    gq_product_sum q = *p;
+    q.deterministic = ctx->deterministic;
+    return gq_cuda_product_sum(ctx->cuda, &q, sums, info);
+  }
   return gq_cpu_product_sum(ctx, p, sums, info);
 }
 
 static int product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first)
 {
-  if (ctx->backend == GQ_BACKEND_CUDA)
-    return gq_cuda_product_nonfinite(ctx->cuda, p, count, first);
+  if (ctx->backend == GQ_BACKEND_CUDA) {
+    gq_product_sum q = *p; /* the deterministic module holds its own scan */
+    q.deterministic = ctx->deterministic;
+    return gq_cuda_product_nonfinite(ctx->cuda, &q, count, first);
+  }
   return gq_cpu_product_nonfinite(ctx, p, count, first);
 }
 
@@ -284,7 +290,7 @@ static void blank(gq_rule_result *out, const gq_context *ctx, gq_rule_spec spec,
 static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spec, const gq_box *box,
                         gq_precision precision, gq_rule_result *out)
 {
-  gq_product_sum p = {g, precision, box->dims, 0, {0}, {0}, {0}, {NULL}, 1};
+  gq_product_sum p = {g, precision, box->dims, 0, {0}, {0}, {0}, {NULL}, 1, 0};
   axis_rule ax[GQ_MAX_DIM] = {{0}};
   if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
     p.panels = (1u << box->dims) - 1u;
