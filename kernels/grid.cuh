@@ -24,16 +24,17 @@ int grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int items,
 // functions), rounded on the host: each key's exact sum as a double-double.
 int grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                       gq_csum sums[GRID_KEYS], double *ms);
-// Blocks of a deterministic launch over `terms` terms: the resident grid,
-// or the one a test forced (gq_cuda_exact_force_shape), but never fewer
-// than keep a block's shared words below 2^29 terms (each term adds below
-// 2^32 to a signed 64-bit word).
-extern unsigned exact_forced_blocks;
 // One exact sum's words as read back (GQ_SUPERACC_WORDS of them), or the
 // sum of its non-finite terms where there were any.
 gq_csum exact_words_csum(const unsigned long long *words, double nonfinite);
+// Blocks of a deterministic launch over `terms` terms: the resident grid,
+// or the one asked for (`asked`, 0: none) or forced by a test
+// (gq_cuda_exact_force_shape), but never fewer than keep a block's shared
+// words below 2^29 terms (each term adds below 2^32 to a signed 64-bit
+// word).
+extern unsigned exact_forced_blocks;
 unsigned exact_grid(gq_cuda_state *st, const void *kernel, int block, unsigned long long tiles,
-                    unsigned long long terms);
+                    unsigned long long terms, unsigned asked = 0);
 int grid_nonfinite_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                           uint64_t *count, uint64_t *first);
 

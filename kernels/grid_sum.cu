@@ -77,10 +77,12 @@ gq_csum gq::exact_words_csum(const unsigned long long *words, double nonfinite)
 }
 
 unsigned gq::exact_grid(gq_cuda_state *st, const void *kernel, int block, unsigned long long tiles,
-                        unsigned long long terms)
+                        unsigned long long terms, unsigned asked)
 {
   const unsigned long long least = (terms >> 29) + 1;
-  unsigned long long grid = exact_forced_blocks ? exact_forced_blocks : resident_grid(st, kernel, block, tiles);
+  unsigned long long grid = asked                 ? asked
+                            : exact_forced_blocks ? exact_forced_blocks
+                                                  : resident_grid(st, kernel, block, tiles);
   return (unsigned)(grid < least ? least : grid);
 }
 

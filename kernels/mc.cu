@@ -133,7 +133,7 @@ int run_dims(gq_cuda_state *st, const gq_mc_batch *p, const void *kernel, int bl
     if (p->blocks > 0)
       grid = p->blocks < (unsigned)gq::MAX_BLOCKS ? p->blocks : (unsigned)gq::MAX_BLOCKS;
     if constexpr (std::is_same<std::decay_t<decltype(prob.out)>, gq::ExactTarget>::value)
-      return exact_moments(st, kernel, p->blocks ? grid : gq::exact_grid(st, kernel, block, tiles, 2 * p->count),
+      return exact_moments(st, kernel, gq::exact_grid(st, kernel, block, tiles, 2 * p->count, p->blocks ? grid : 0),
                            block, prob, out, ms);
     else
       return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
