@@ -8,7 +8,10 @@
 # 3. compute-sanitizer memcheck, racecheck and synccheck on small sizes;
 # 4. bench_determ: deterministic vs fast sum, dot (2^28), stats (2^28), the
 #    one-shot latency at 2^20, CUB's DeviceReduce::Sum, and CUB's gpu_to_gpu
-#    deterministic sum if a probe compiles against the toolkit's CCCL.
+#    deterministic sum if a probe compiles against the toolkit's CCCL;
+# 5. gpuquad integrate (1-D rules, a 3-D box, Gauss-Legendre) and mc,
+#    deterministic vs fast: kernel_ms (CUDA events), median of 7 after a
+#    warm-up, built-ins and expressions.
 # Logs go to $OUT (default BUILDDIR/gpu-determ); the table is printed last.
 set -u
 B=${1:?usage: sh bench/gpu_determ.sh BUILDDIR}
@@ -23,12 +26,14 @@ cd "$B" || exit 1
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
 make -j16 >"$OUT/build.log" 2>&1
 say "build: exit $?"
-make -j16 tests/t_exact >>"$OUT/build.log" 2>&1
+make -j16 tests/t_exact tests/t_exact_integrals tests/t_exact_jit >>"$OUT/build.log" 2>&1
 
 # ---- correctness first ----
-make check TESTS="tests/exact.gpu tests/t_exact tests/determ_cli.sh" >"$OUT/check.log" 2>&1
-say "make check (exact.gpu t_exact determ_cli.sh): exit $? $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr '\n' ' ')"
-grep -h -E '^not ok' tests/exact.log tests/t_exact.log tests/determ_cli.log 2>/dev/null | head -20 | tee -a "$summary"
+make check TESTS="tests/exact.gpu tests/t_exact tests/determ_cli.sh tests/exact_integrals.gpu tests/t_exact_jit" \
+  >"$OUT/check.log" 2>&1
+say "make check (exact.gpu t_exact determ_cli.sh exact_integrals.gpu t_exact_jit): exit $? $(grep -E '^# (PASS|FAIL|SKIP|ERROR):' "$OUT/check.log" | tr '\n' ' ')"
+grep -h -E '^not ok' tests/exact.log tests/t_exact.log tests/determ_cli.log tests/exact_integrals.log \
+  tests/t_exact_jit.log 2>/dev/null | head -20 | tee -a "$summary"
 same=0 differ=0
 for c in "dot --gen=uniform --n=3000001" "rms --gen=uniform --n=1000003" "stats --gen=uniform --n=3000001" \
   "stats --gen=linspace --n=1000" "dot --gen=uniform --n=100003 --dtype=f32"; do
@@ -56,7 +61,19 @@ for tool in memcheck racecheck synccheck; do
   rc1=$?
   compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad stats --gen=normal --n=100003 --deterministic \
     --device=cuda >>"$log" 2>&1
-  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  rc2=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f=circle --n=100001 --deterministic \
+    --device=cuda >>"$log" 2>&1
+  rc3=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f='x*x+sqrt(x)' --a=0 --b=1 \
+    --rule=boole --n=100000 --deterministic --device=cuda >>"$log" 2>&1
+  rc4=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad integrate --f='x*y+sqrt(z)' --dim=3 --n=40 \
+    --rule=gauss-legendre --deterministic --device=cuda >>"$log" 2>&1
+  rc5=$?
+  compute-sanitizer --tool "$tool" --error-exitcode 9 ./gpuquad mc --f=circle --n=100000 --deterministic \
+    --device=cuda >>"$log" 2>&1
+  say "compute-sanitizer $tool: t_exact gpu exit $rc1, stats exit $rc2, integrate exit $rc3 / $rc4, box exit $rc5, mc exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
 done
 
 # ---- CUB's gpu_to_gpu determinism: compiled only if this toolkit has it ----
@@ -84,3 +101,25 @@ say "bench_determ: exit $?"
 say ""
 say "---- bench_determ (same run) ----"
 tee -a "$summary" <"$OUT/bench.txt"
+
+# ---- integrate: deterministic (exact grid sums) vs fast, same run ----
+# kernel_ms is the library's CUDA-event time of the reduction; median of 7
+# after one warm-up run.
+median_ms() {
+  ./gpuquad "$@" --device=cuda --json >/dev/null 2>&1
+  for i in 1 2 3 4 5 6 7; do
+    ./gpuquad "$@" --device=cuda --json 2>/dev/null | sed -n 's/.*"kernel_ms": \([0-9.e+-]*\).*/\1/p'
+  done | sort -g | sed -n 4p
+}
+say ""
+say "---- integrate and mc, kernel ms (median of 7): fast / deterministic / ratio fast/det ----"
+set -f # the expressions hold *: no globbing
+for c in "integrate --f=circle --n=1000000000" "integrate --f=gauss --rule=simpson --n=100000000" \
+  "integrate --f=x*x*x-3*x+1/(1+x*x) --a=-1 --b=2 --n=100000000" \
+  "integrate --f=x*y*y-z/(1+x*x)+sqrt(z+1) --dim=3 --n=800" \
+  "integrate --f=circle --rule=gauss-legendre --n=10000000" "mc --f=circle --n=1000000000" \
+  "mc --f=x*y+sqrt(z) --dim=3 --n=1000000000" "mc --f=x*x-3*x --dist=normal --n=1000000000"; do
+  f=$(median_ms $c)
+  d=$(median_ms $c --deterministic)
+  say "$c: $f / $d / $(awk -v f="$f" -v d="$d" 'BEGIN { if (d > 0) printf "%.2f", f / d }')"
+done

@@ -13,6 +13,7 @@
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
 #include "engine/exact_accumulator.cuh"
+#include "grid.cuh" // exact_forced_blocks
 #include "engine/launch.cuh"
 #include "../src/lib/exact.h"
 
@@ -24,8 +25,7 @@ constexpr int CHANNELS = 3;  // sums per accumulator (exact_acc.h)
 constexpr int ITEMS = 4;     // loads in flight per thread and tile
 constexpr int WORDS = GQ_SUPERACC_WORDS;
 
-// The forced launch shape (tests), or 0 for the default.
-unsigned forced_blocks, forced_threads;
+unsigned forced_threads; // the forced block size (tests), or 0 for the default
 
 template <class T>
 __device__ __forceinline__ double element(const T *v, uint64_t i)
@@ -216,11 +216,13 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, struct gq_exact_a
 
 } // namespace
 
+unsigned gq::exact_forced_blocks;
+
 extern "C" void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads)
 {
   if (threads > EXACT_BLOCK || (threads & (threads - 1)))
     threads = 0;
-  forced_blocks = blocks;
+  gq::exact_forced_blocks = blocks;
   forced_threads = threads;
 }
 
@@ -241,6 +243,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   // merge needs).
   const unsigned threads = forced_threads ? forced_threads : EXACT_BLOCK;
   const void *kernel = p->is_float ? kernel_of<float>(p->kind, magnitudes) : kernel_of<double>(p->kind, magnitudes);
+  const unsigned forced_blocks = gq::exact_forced_blocks;
   unsigned grid = forced_blocks ? forced_blocks : (unsigned)(gq::resident_per_sm(st, kernel, (int)threads) * st->sms);
   const uint64_t needed = (p->n + threads - 1) / threads;
   if (!forced_blocks && needed < grid)

@@ -20,6 +20,21 @@ constexpr int GRID_KEYS = GQ_GRID_KEYS;
 // scan, for the launch shape Grid (policy.cuh).
 int grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                     gq_csum sums[GRID_KEYS], double *ms);
+// The deterministic sum (exact_tile.cuh: TileExact x ExactWords, exact
+// functions), rounded on the host: each key's exact sum as a double-double.
+int grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
+                      gq_csum sums[GRID_KEYS], double *ms);
+// One exact sum's words as read back (GQ_SUPERACC_WORDS of them), or the
+// sum of its non-finite terms where there were any.
+gq_csum exact_words_csum(const unsigned long long *words, double nonfinite);
+// Blocks of a deterministic launch over `terms` terms: the resident grid,
+// or the one asked for (`asked`, 0: none) or forced by a test
+// (gq_cuda_exact_force_shape), but never fewer than keep a block's shared
+// words below 2^29 terms (each term adds below 2^32 to a signed 64-bit
+// word).
+extern unsigned exact_forced_blocks;
+unsigned exact_grid(gq_cuda_state *st, const void *kernel, int block, unsigned long long tiles,
+                    unsigned long long terms, unsigned asked = 0);
 int grid_nonfinite_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                           uint64_t *count, uint64_t *first);
 

@@ -41,6 +41,8 @@ struct gq_jit_module {
 namespace {
 
 enum { FAST = 0, EXACT = 1, SCAN = 2 };
+// A deterministic module's kernels: the exact sum (exact functions) and the scan.
+constexpr int EXACT_SUM = 0, EXACT_SCAN = 1;
 
 int nvrtc_status(nvrtcResult r, const char *what)
 {
@@ -72,6 +74,20 @@ void grid_kernel_names(int cc_major, int precision, std::string want[3])
     }
     want[SCAN] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, "gq::NonfiniteThread",
                                      std::string("gq::GridSource<") + real + ">", "gq::LastBlock");
+    return 0;
+  });
+}
+
+// The kernels of a deterministic grid module (engine/exact_tile.cuh).
+void exact_grid_kernel_names(int cc_major, int precision, std::string want[2])
+{
+  gq::with_rows(cc_major, [&](auto rows) {
+    using G = typename decltype(rows)::Grid;
+    const std::string src = std::string("gq::GridSource<") + (precision == GQ_PRECISION_FLOAT ? "float" : "double") + ">";
+    char buf[320];
+    snprintf(buf, sizeof buf, "gq::TileExact<%d, %d>", gq::GRID_KEYS, G::ITEMS);
+    want[EXACT_SUM] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, buf, src, "gq::ExactWords");
+    want[EXACT_SCAN] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, "gq::NonfiniteThread", src, "gq::LastBlock");
     return 0;
   });
 }
@@ -315,16 +331,23 @@ int gq::jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char 
 
 namespace {
 
-// The grid module of (expression, precision).
+// The grid module of (expression, precision, deterministic): a
+// deterministic context's module is its own (the fast one compiles no
+// exact kernels).
 int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
 {
+  const std::string kind = std::string(p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double") +
+                           (p->deterministic ? "|exact" : "");
   std::string src, want[3];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
+  if (p->deterministic) {
+    exact_grid_kernel_names(st->cc_major, p->precision, want);
+    return gq::jit_load_integrand(st, p->f, kind.c_str(), "#include \"exact_tile.cuh\"\n" + src, want, 2, out, info);
+  }
   grid_kernel_names(st->cc_major, p->precision, want);
-  return gq::jit_load_integrand(st, p->f, p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double", src,
-                                want, 3, out, info);
+  return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, 3, out, info);
 }
 
 } // namespace
@@ -339,6 +362,8 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
+    if (p->deterministic)
+      return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, sums, &info->ms);
     int s = gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
     if (s != GQ_SUCCESS || gq::sums_finite(sums))
       return s;
@@ -359,7 +384,8 @@ extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, ui
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
-    return gq::grid_nonfinite_launch(st, (const void *)m->kernels[SCAN], G::BLOCK, G::ITEMS, p, count, first);
+    return gq::grid_nonfinite_launch(st, (const void *)m->kernels[p->deterministic ? EXACT_SCAN : SCAN], G::BLOCK,
+                                     G::ITEMS, p, count, first);
   });
 }
 
@@ -382,6 +408,18 @@ extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc,
   grid_kernel_names(cc / 10, precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
+  *cubin_size = cubin.size();
+  return status;
+}
+
+// The same for the deterministic grid module (tests/t_exact_jit).
+extern "C" int gq_jit_compile_exact_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size)
+{
+  std::string src, cubin, names[2], want[2];
+  int status = gq::jit_module_source(f, precision, &src);
+  exact_grid_kernel_names(cc / 10, precision, want);
+  if (status == GQ_SUCCESS)
+    status = gq::jit_compile(cc / 10, cc % 10, "#include \"exact_tile.cuh\"\n" + src, want, 2, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

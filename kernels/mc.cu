@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "exact_launch.cuh"
 #include "jit_module.cuh"
 #include "engine/kernel.cuh"
 #include "engine/launch.cuh"
@@ -43,7 +44,10 @@ const char *generator_name(int dist, int sampler)
   return sampler == GQ_SAMPLER_SOBOL ? "SobolUniform" : dist == GQ_MC_NORMAL ? "PhiloxNormal" : "PhiloxUniform";
 }
 
-void kernel_names(int cc_major, int dims, int dist, int sampler, int precision, std::string want[2])
+// The module's kernels: fast and exact functions, or (deterministic: a
+// module of its own) the exact moments (QuadExact x ExactWords).
+void kernel_names(int cc_major, int dims, int dist, int sampler, int precision, bool deterministic,
+                  std::string want[2])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     return McShape<decltype(rows)>::with(dims, [&](auto shape) {
@@ -52,6 +56,11 @@ void kernel_names(int cc_major, int dims, int dist, int sampler, int precision, 
       char gen[96], source[160], thread[64];
       snprintf(gen, sizeof gen, "gq::%s<%d, %s>", generator_name(dist, sampler), dims, real);
       snprintf(source, sizeof source, "gq::RandomSource<%s, %d, %s>", gen, dims, real);
+      if (deterministic) {
+        snprintf(thread, sizeof thread, "gq::QuadExact<%d>", 4 * S::ITEMS);
+        want[0] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 0, thread, source, "gq::ExactWords");
+        return 0;
+      }
       snprintf(thread, sizeof thread, "gq::QuadMoments<%d>", 4 * S::ITEMS);
       for (int fast = 0; fast <= 1; fast++)
         want[fast ? FAST : EXACT] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, fast, thread, source, "gq::LastBlock");
@@ -72,21 +81,23 @@ int module_source(const gq_integrand *f, int precision, int sampler, std::string
 int load(gq_cuda_state *st, const gq_mc_batch *p, gq_jit_module **m, gq_grid_info *info)
 {
   char kind[64];
-  snprintf(kind, sizeof kind, "|mc|%d|%d|%s%s", p->dims, p->dist, real_name(p->precision),
-           p->sampler == GQ_SAMPLER_SOBOL ? "|sobol" : "");
+  snprintf(kind, sizeof kind, "|mc|%d|%d|%s%s%s", p->dims, p->dist, real_name(p->precision),
+           p->sampler == GQ_SAMPLER_SOBOL ? "|sobol" : "", p->deterministic ? "|exact" : "");
   std::string src, want[2];
   const int status = module_source(p->f, p->precision, p->sampler, &src);
   if (status != GQ_SUCCESS)
     return status;
-  kernel_names(st->cc_major, p->dims, p->dist, p->sampler, p->precision, want);
+  kernel_names(st->cc_major, p->dims, p->dist, p->sampler, p->precision, p->deterministic, want);
+  if (p->deterministic)
+    return gq::jit_load_integrand(st, p->f, kind, "#include \"exact_tile.cuh\"\n" + src, want, 1, m, info);
   return gq::jit_load_integrand(st, p->f, kind, src, want, 2, m, info);
 }
 
 // The problem of p for D dimensions, as the kernel takes it.
-template <int D, class Real, class Gen>
-gq::Problem<gq::RandomSource<Gen, D, Real>, gq::LastBlock> problem(gq_cuda_state *st, const gq_mc_batch *p)
+template <int D, class Real, class Gen, class Level>
+gq::Problem<gq::RandomSource<Gen, D, Real>, Level> problem(gq_cuda_state *st, const gq_mc_batch *p)
 {
-  gq::Problem<gq::RandomSource<Gen, D, Real>, gq::LastBlock> prob{};
+  gq::Problem<gq::RandomSource<Gen, D, Real>, Level> prob{};
   if constexpr (std::is_same<Gen, gq::SobolUniform<D, Real>>::value) {
     for (int d = 0; d < D; d++) {
       prob.src.gen.scramble[d] = p->scramble[d];
@@ -106,10 +117,33 @@ gq::Problem<gq::RandomSource<Gen, D, Real>, gq::LastBlock> problem(gq_cuda_state
   prob.src.quads = (end + 3) / 4 - prob.src.first;
   prob.src.sample_end = end;
   prob.src.shift = p->shift;
-  prob.out.scratch = st->d_partials;
-  prob.out.counter = st->d_counter;
-  prob.out.result = gq_result_slot(st, GQ_SLOT_CALL);
+  if constexpr (std::is_same<Level, gq::LastBlock>::value) { // ExactWords: exact_run fills it
+    prob.out.scratch = st->d_partials;
+    prob.out.counter = st->d_counter;
+    prob.out.result = gq_result_slot(st, GQ_SLOT_CALL);
+  }
   return prob;
+}
+
+// The deterministic launch: s1 and s2 exact, each rounded once to a
+// double-double; where a value was NaN or infinite, s1 is the sum of those
+// and s2 its square (as the compensated sums would give).
+template <class Problem>
+int exact_moments(gq_cuda_state *st, const void *kernel, unsigned grid, int block, const Problem &prob,
+                  gq_mc_moments *out, double *ms)
+{
+  constexpr size_t WORDS = 2 * (size_t)GQ_SUPERACC_WORDS;
+  unsigned long long *h = static_cast<unsigned long long *>(malloc(WORDS * sizeof *h + sizeof(double)));
+  if (!h)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the exact moments");
+  const int status = gq::exact_run<2, 1>(st, kernel, grid, block, prob, h, ms);
+  if (status == GQ_SUCCESS) {
+    const double nonfinite = *reinterpret_cast<const double *>(h + WORDS);
+    out->s1 = gq::exact_words_csum(h, nonfinite);
+    out->s2 = gq::exact_words_csum(h + GQ_SUPERACC_WORDS, nonfinite * nonfinite);
+  }
+  free(h);
+  return status;
 }
 
 // One launch of kernel over p's samples (D dimensions), timed; the moments
@@ -120,20 +154,29 @@ int run_dims(gq_cuda_state *st, const gq_mc_batch *p, const void *kernel, int bl
 {
   auto go = [&](const auto &prob) -> int {
     const unsigned long long tile = (unsigned long long)block * items;
-    unsigned grid = gq::resident_grid(st, kernel, block, (prob.src.quads + tile - 1) / tile);
+    const unsigned long long tiles = (prob.src.quads + tile - 1) / tile;
+    unsigned grid = gq::resident_grid(st, kernel, block, tiles);
     if (p->blocks > 0)
       grid = p->blocks < (unsigned)gq::MAX_BLOCKS ? p->blocks : (unsigned)gq::MAX_BLOCKS;
-    return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
+    if constexpr (std::is_same<std::decay_t<decltype(prob.out)>, gq::ExactTarget>::value)
+      return exact_moments(st, kernel, gq::exact_grid(st, kernel, block, tiles, 2 * p->count, p->blocks ? grid : 0),
+                           block, prob, out, ms);
+    else
+      return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
   };
   const bool normal = p->dist == GQ_MC_NORMAL;
-  if (p->sampler == GQ_SAMPLER_SOBOL)
-    return p->precision == GQ_PRECISION_FLOAT ? go(problem<D, float, gq::SobolUniform<D, float>>(st, p))
-                                              : go(problem<D, double, gq::SobolUniform<D, double>>(st, p));
-  if (p->precision == GQ_PRECISION_FLOAT)
-    return normal ? go(problem<D, float, gq::PhiloxNormal<D, float>>(st, p))
-                  : go(problem<D, float, gq::PhiloxUniform<D, float>>(st, p));
-  return normal ? go(problem<D, double, gq::PhiloxNormal<D, double>>(st, p))
-                : go(problem<D, double, gq::PhiloxUniform<D, double>>(st, p));
+  auto with_level = [&](auto level) -> int {
+    using L = decltype(level);
+    if (p->sampler == GQ_SAMPLER_SOBOL)
+      return p->precision == GQ_PRECISION_FLOAT ? go(problem<D, float, gq::SobolUniform<D, float>, L>(st, p))
+                                                : go(problem<D, double, gq::SobolUniform<D, double>, L>(st, p));
+    if (p->precision == GQ_PRECISION_FLOAT)
+      return normal ? go(problem<D, float, gq::PhiloxNormal<D, float>, L>(st, p))
+                    : go(problem<D, float, gq::PhiloxUniform<D, float>, L>(st, p));
+    return normal ? go(problem<D, double, gq::PhiloxNormal<D, double>, L>(st, p))
+                  : go(problem<D, double, gq::PhiloxUniform<D, double>, L>(st, p));
+  };
+  return p->deterministic ? with_level(gq::ExactWords()) : with_level(gq::LastBlock());
 }
 
 template <int D = 1>
@@ -170,8 +213,9 @@ extern "C" int gq_cuda_mc_batch(gq_cuda_state *st, const gq_mc_batch *p, gq_mc_m
   int status = load(st, p, &m, info);
   if (status != GQ_SUCCESS)
     return status;
+  // (a deterministic module's one kernel, at 0, has the exact functions)
   status = run(st, p, (const void *)gq::jit_kernel(m, FAST), out, &info->ms);
-  if (status != GQ_SUCCESS || finite(*out))
+  if (status != GQ_SUCCESS || p->deterministic || finite(*out))
     return status;
   const double first_ms = info->ms;
   status = run(st, p, (const void *)gq::jit_kernel(m, EXACT), out, &info->ms);
@@ -179,18 +223,38 @@ extern "C" int gq_cuda_mc_batch(gq_cuda_state *st, const gq_mc_batch *p, gq_mc_m
   return status;
 }
 
-// For tests without a GPU: generate and compile the Monte Carlo kernels of f.
-extern "C" int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc,
-                                      size_t *cubin_size)
+namespace {
+
+// For tests without a GPU: generate and compile the Monte Carlo kernels of f
+// (the deterministic module's, or the fast one's).
+int compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc, bool deterministic,
+                 size_t *cubin_size)
 {
   std::string src, want[2], cubin, names[2];
   const int sampler = dist == GQ_MC_SOBOL_COMPILE ? GQ_SAMPLER_SOBOL : GQ_SAMPLER_PHILOX;
   if (sampler == GQ_SAMPLER_SOBOL)
     dist = GQ_MC_UNIFORM;
   int status = module_source(f, precision, sampler, &src);
-  kernel_names(cc / 10, dims, dist, sampler, precision, want);
+  kernel_names(cc / 10, dims, dist, sampler, precision, deterministic, want);
+  if (deterministic)
+    src = "#include \"exact_tile.cuh\"\n" + src;
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(cc / 10, cc % 10, src, want, 2, &cubin, names);
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, deterministic ? 1 : 2, &cubin, names);
   *cubin_size = cubin.size();
   return status;
+}
+
+} // namespace
+
+extern "C" int gq_jit_mc_compile_only(const gq_integrand *f, int dims, int dist, int precision, int cc,
+                                      size_t *cubin_size)
+{
+  return compile_only(f, dims, dist, precision, cc, false, cubin_size);
+}
+
+// tests/t_exact_jit
+extern "C" int gq_jit_mc_compile_exact_only(const gq_integrand *f, int dims, int dist, int precision, int cc,
+                                            size_t *cubin_size)
+{
+  return compile_only(f, dims, dist, precision, cc, true, cubin_size);
 }

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "cuda_check.cuh"
+#include "exact_launch.cuh"
 #include "jit_module.cuh"
 #include "engine/kernel.cuh"
 #include "engine/launch.cuh"
@@ -40,8 +41,13 @@ template <class Rows> struct ProductShape {
 };
 
 // Tables up to this size go to shared memory (product_source.cuh): what a
-// block may take without opting in to more.
+// block may take without opting in to more (less, in a deterministic
+// kernel, its static exact words, 2 x 136 x 8 bytes (engine/exact_tile.cuh),
+// with room for the block tree's partials).
 constexpr size_t SHARED_TABLES = 48 * 1024;
+size_t shared_tables(const gq_product_sum *p) { return p->deterministic ? SHARED_TABLES - 4096 : SHARED_TABLES; }
+// A deterministic module's kernels: the exact pair and the scan.
+constexpr int EXACT_SUM = 0, EXACT_SCAN = 1;
 
 size_t table_bytes(const gq_product_sum *p)
 {
@@ -61,7 +67,8 @@ int run_of(const gq_product_sum *p) { return !(p->panels & 1u) && p->K[0] % (32 
 // registers and one block per SM with 4 runs of 4: H200, 501^3 trapezoid).
 template <class S> int items_of(int run) { return run > S::ITEMS ? 1 : S::ITEMS / run; }
 
-void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, int precision, std::string want[3])
+void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, int precision, bool deterministic,
+                  std::string want[3])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     return ProductShape<decltype(rows)>::with(dims, [&](auto shape) {
@@ -70,6 +77,12 @@ void kernel_names(int cc_major, int dims, unsigned panels, int shared, int run, 
       snprintf(source, sizeof source, "gq::ProductSource<%s, %d, %uu, %d, %s, %d>", real_name(precision), dims,
                panels, S::BLOCK, shared ? "true" : "false", run);
       const int items = items_of<S>(run);
+      if (deterministic) {
+        snprintf(thread, sizeof thread, "gq::PairExact<%d>", items * run);
+        want[EXACT_SUM] = gq::jit_kernel_name(S::BLOCK, items, S::MIN_BLOCKS, 0, thread, source, "gq::ExactWords");
+        want[EXACT_SCAN] = gq::jit_kernel_name(S::BLOCK, items, 1, 0, "gq::NonfiniteThread", source, "gq::LastBlock");
+        return 0;
+      }
       snprintf(thread, sizeof thread, "gq::WeightedPair<%d>", items * run);
       for (int fast = 0; fast <= 1; fast++)
         want[fast ? FAST : EXACT] =
@@ -84,15 +97,17 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
 {
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
-  const int shared = table_bytes(p) <= SHARED_TABLES;
+  const int shared = table_bytes(p) <= shared_tables(p);
   char kind[64];
-  snprintf(kind, sizeof kind, "|product|%d|%u|%d|%d|%s", p->dims, p->panels, shared, run_of(p),
-           real_name(p->precision));
+  snprintf(kind, sizeof kind, "|product|%d|%u|%d|%d|%s%s", p->dims, p->panels, shared, run_of(p),
+           real_name(p->precision), p->deterministic ? "|exact" : "");
   std::string src, want[3];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
-  kernel_names(st->cc_major, p->dims, p->panels, shared, run_of(p), p->precision, want);
+  kernel_names(st->cc_major, p->dims, p->panels, shared, run_of(p), p->precision, p->deterministic, want);
+  if (p->deterministic)
+    return gq::jit_load_integrand(st, p->f, kind, "#include \"exact_tile.cuh\"\n" + src, want, 2, m, info);
   return gq::jit_load_integrand(st, p->f, kind, src, want, 3, m, info);
 }
 
@@ -119,12 +134,12 @@ int upload_tables(gq_cuda_state *st, const gq_product_sum *p, const double *d_ta
 }
 
 // The problem as the kernel takes it (its layout does not depend on Real).
-template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R>
-gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>, gq::LastBlock>
+template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R, class Level>
+gq::Problem<gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>, Level>
 problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[GQ_MAX_DIM])
 {
   using Src = gq::ProductSource<double, D, PANELS, BLOCK, SHARED, R>;
-  gq::Problem<Src, gq::LastBlock> prob{};
+  gq::Problem<Src, Level> prob{};
   prob.src.n = p->n;
   int g = 0;
   for (int d = 0; d < D; d++) {
@@ -140,10 +155,36 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
     prob.src.block[k] = (unsigned)(rest % prob.src.radix[k]);
     rest /= prob.src.radix[k];
   }
-  prob.out.scratch = st->d_partials;
-  prob.out.counter = st->d_counter;
-  prob.out.result = gq_result_slot(st, GQ_SLOT_CALL);
+  if constexpr (std::is_same<Level, gq::LastBlock>::value) { // ExactWords: exact_run fills it
+    prob.out.scratch = st->d_partials;
+    prob.out.counter = st->d_counter;
+    prob.out.result = gq_result_slot(st, GQ_SLOT_CALL);
+  }
   return prob;
+}
+
+// The deterministic launch: both sums exact, each rounded once to a
+// double-double (where f was NaN or infinite, the sum of those values).
+template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R>
+int exact_pair(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, int items,
+               const double *const d_table[GQ_MAX_DIM], size_t shared, gq::CsumPair *out, double *ms)
+{
+  constexpr size_t WORDS = 2 * (size_t)GQ_SUPERACC_WORDS;
+  auto prob = problem<D, PANELS, BLOCK, SHARED, R, gq::ExactWords>(st, p, d_table);
+  prob.src.shared_doubles = (unsigned)(shared / sizeof(double));
+  const unsigned long long tile = (unsigned long long)BLOCK * items * R;
+  const unsigned grid = gq::exact_grid(st, kernel, BLOCK, (p->n + tile - 1) / tile, 2 * p->n);
+  unsigned long long *h = static_cast<unsigned long long *>(malloc(WORDS * sizeof *h + sizeof(double)));
+  if (!h)
+    return gq_fail(GQ_ENOMEM, "cannot allocate the exact box sums");
+  const int status = gq::exact_run<2, 1>(st, kernel, grid, BLOCK, prob, h, ms, shared);
+  if (status == GQ_SUCCESS) {
+    const double nonfinite = *reinterpret_cast<const double *>(h + WORDS);
+    out->hi = gq::exact_words_csum(h, nonfinite);
+    out->lo = gq::exact_words_csum(h + GQ_SUPERACC_WORDS, nonfinite);
+  }
+  free(h);
+  return status;
 }
 
 // One launch over the grid, timed; the result slot's bytes into *out.
@@ -158,8 +199,11 @@ int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, in
   int status = upload_tables(st, p, d_table);
   if (status != GQ_SUCCESS)
     return status;
-  auto prob = problem<D, PANELS, BLOCK, SHARED, R>(st, p, d_table);
   const size_t shared = SHARED ? table_bytes(p) : 0;
+  if constexpr (std::is_same<Out, gq::CsumPair>::value)
+    if (p->deterministic)
+      return exact_pair<D, PANELS, BLOCK, SHARED, R>(st, p, kernel, items, d_table, shared, out, ms);
+  auto prob = problem<D, PANELS, BLOCK, SHARED, R, gq::LastBlock>(st, p, d_table);
   prob.src.shared_doubles = (unsigned)(shared / sizeof(double));
   // blocks per SM with this launch's shared memory (resident_grid's cache
   // knows none)
@@ -189,7 +233,7 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
       return ProductShape<decltype(rows)>::with(D, [&](auto shape) {
         using S = decltype(shape);
         constexpr unsigned ALL = (1u << D) - 1u, OUTER = ALL & ~1u;
-        const bool shared = table_bytes(p) <= SHARED_TABLES;
+        const bool shared = table_bytes(p) <= shared_tables(p);
         const int run = run_of(p);
         auto go = [&](auto panels, auto r) {
           constexpr unsigned P = decltype(panels)::value;
@@ -234,8 +278,9 @@ extern "C" int gq_cuda_product_sum(gq_cuda_state *st, const gq_product_sum *p, g
   if (status != GQ_SUCCESS)
     return status;
   gq::CsumPair r{};
-  status = run(st, p, (const void *)gq::jit_kernel(m, FAST), &r, &info->ms);
-  if (status == GQ_SUCCESS && !finite(r)) {
+  // (a deterministic module's exact pair, at 0, has the exact functions)
+  status = run(st, p, (const void *)gq::jit_kernel(m, p->deterministic ? EXACT_SUM : FAST), &r, &info->ms);
+  if (status == GQ_SUCCESS && !p->deterministic && !finite(r)) {
     // Not finite: again with CUDA's own functions (as grid_sum.cu).
     const double first_ms = info->ms;
     status = run(st, p, (const void *)gq::jit_kernel(m, EXACT), &r, &info->ms);
@@ -256,21 +301,41 @@ extern "C" int gq_cuda_product_nonfinite(gq_cuda_state *st, const gq_product_sum
   if (status != GQ_SUCCESS)
     return status;
   gq::NonfiniteCount r{};
-  status = run(st, p, (const void *)gq::jit_kernel(m, SCAN), &r, nullptr);
+  status = run(st, p, (const void *)gq::jit_kernel(m, p->deterministic ? EXACT_SCAN : SCAN), &r, nullptr);
   *count = r.count;
   *first = r.count ? r.first : p->n;
   return status;
 }
 
-// For tests without a GPU: generate and compile the product kernels of f.
-extern "C" int gq_jit_product_compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
-                                           size_t *cubin_size)
+namespace {
+
+// For tests without a GPU: generate and compile the product kernels of f
+// (the deterministic module's, or the fast one's).
+int compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc, bool deterministic,
+                 size_t *cubin_size)
 {
   std::string src, want[3], cubin, names[3];
   int status = gq::jit_module_source(f, precision, &src);
-  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0) & ~1u, 1, RUN, precision, want);
+  kernel_names(cc / 10, dims, panel_mask(dims, panels != 0) & ~1u, 1, RUN, precision, deterministic, want);
+  if (deterministic)
+    src = "#include \"exact_tile.cuh\"\n" + src;
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, deterministic ? 2 : 3, &cubin, names);
   *cubin_size = cubin.size();
   return status;
+}
+
+} // namespace
+
+extern "C" int gq_jit_product_compile_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
+                                           size_t *cubin_size)
+{
+  return compile_only(f, precision, dims, panels, cc, false, cubin_size);
+}
+
+// tests/t_exact_jit
+extern "C" int gq_jit_product_compile_exact_only(const gq_integrand *f, int precision, int dims, unsigned panels,
+                                                 int cc, size_t *cubin_size)
+{
+  return compile_only(f, precision, dims, panels, cc, true, cubin_size);
 }

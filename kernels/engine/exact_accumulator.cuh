@@ -11,7 +11,7 @@
 #ifndef GQ_EXACT_ACCUMULATOR_CUH
 #define GQ_EXACT_ACCUMULATOR_CUH
 
-#include "../../src/lib/exact_acc.h"
+#include "../../src/lib/superacc.h"
 
 namespace gq {
 

@@ -37,6 +37,8 @@
 
 namespace gq {
 
+template <int SLOTS> struct PairExact; // exact_tile.cuh, where a module includes it
+
 constexpr int PRODUCT_MAX_DIM = 6;
 
 template <unsigned MASK> struct BitCount {
@@ -213,6 +215,12 @@ private:
   __device__ __forceinline__ static void product_add(WeightedPair<S> &th, double y, const Item &it, int j, int slot)
   {
     th.add(it.wh[j] * y, it.wl[j] * y, slot);
+  }
+  // The deterministic pair (exact_tile.cuh) adds the exact products.
+  template <bool CLASSIFY, int S>
+  __device__ __forceinline__ static void product_add(PairExact<S> &th, double y, const Item &it, int j, int)
+  {
+    th.add_weighted(it.wh[j], it.wl[j], y);
   }
 };
 

@@ -342,7 +342,7 @@ int cli_deterministic;
 void cli_usage_deterministic(FILE *out)
 {
   fputs("  --deterministic      the same bits on any thread count, device or chunking\n"
-        "                       (data reductions exact and rounded once; gpuquad(1))\n",
+        "                       (exact sums rounded once: data; integrate, mc on a GPU)\n",
         out);
 }
 

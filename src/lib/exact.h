@@ -18,9 +18,18 @@ int gq_cpu_exact_reduce(const gq_array_reduce *p, int magnitudes, struct gq_exac
 int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out);
 /* The CUDA backend's (kernels/exact_reduce.cu; no_cuda.c without CUDA), and
  * the launch shape it must use (tests: 0, 0 for its own; threads a power of
- * two up to 256). */
+ * two up to 256).  The blocks also hold for the deterministic grid, box and
+ * Monte Carlo sums (kernels/grid.cuh), whose block size is compiled in. */
 int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out);
 void gq_cuda_exact_force_shape(unsigned blocks, unsigned threads);
+/* NVRTC compiles the deterministic grid (Monte Carlo, product grid) kernels
+ * of f for sm_<cc> (CUDA builds only: kernels/jit.cu, mc.cu, product.cu;
+ * tests/t_exact_jit). */
+int gq_jit_compile_exact_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size);
+int gq_jit_mc_compile_exact_only(const gq_integrand *f, int dims, int dist, int precision, int cc,
+                                 size_t *cubin_size);
+int gq_jit_product_compile_exact_only(const gq_integrand *f, int precision, int dims, unsigned panels, int cc,
+                                      size_t *cubin_size);
 /* Merge chunk (indices from 0) after acc's elements. */
 void gq_exact_acc_merge_chunk(struct gq_exact_acc *acc, struct gq_exact_acc *chunk);
 /* gq_exact_stream with every chunk also fed to observer (NULL: none). */

@@ -136,6 +136,7 @@ typedef struct {
   int precision;   /* gq_precision */
   double a, h;
   uint64_t first, last; /* inclusive, first <= last */
+  int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_grid_sum;
 
 /* What the backends report besides the sums. */
@@ -186,6 +187,7 @@ typedef struct {
   double H[GQ_MAX_DIM];
   const double *table[GQ_MAX_DIM]; /* host tables; the CUDA backend copies them */
   uint64_t n;       /* points: the product of K[d] P[d] */
+  int deterministic; /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_product_sum;
 
 int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
@@ -296,6 +298,7 @@ typedef struct {
   unsigned blocks;
   int sampler;                              /* GQ_SAMPLER_*             */
   unsigned int scramble[GQ_MC_MAX_DIMS];    /* Sobol: gq_sobol_seed's   */
+  int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
 } gq_mc_batch;
 
 /* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend

@@ -191,6 +191,7 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
   p.precision = o->precision;
   p.seed = o->seed;
   p.blocks = o->blocks;
+  p.deterministic = ctx->deterministic;
   for (int d = 0; d < o->dims; d++) {
     p.a[d] = o->dist == GQ_MC_UNIFORM ? o->a[d] : 0.0;
     p.w[d] = o->dist == GQ_MC_UNIFORM ? o->b[d] - o->a[d] : 1.0;

@@ -20,8 +20,15 @@
 #ifndef GQ_SUPERACC_H
 #define GQ_SUPERACC_H
 
+#if defined(__CUDACC_RTC__) /* NVRTC (the deterministic grid kernels): no C headers */
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+typedef unsigned int uint32_t;
+#define UINT64_C(c) c##ULL
+#else
 #include <stdint.h>
 #include <string.h>
+#endif
 
 #include "compensated.h" /* GQ_HD */
 
