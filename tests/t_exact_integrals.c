@@ -153,8 +153,14 @@ int main(int argc, char **argv)
     const int sf = gq_mc_mean(ctx, mcs[i].f, &opt, &fast);
     gq_context_set_deterministic(ctx, 1);
     const int s0 = gq_mc_mean(ctx, mcs[i].f, &opt, &first);
+    /* In float the two paths' terms (f and its deviation from the shift,
+     * formed by differently compiled kernels) may differ by an ulp of float
+     * (2^-24) each, so their moments by up to that (H200, 2026-11-24: 3.7e-12
+     * relative on this mean); in double they agree to 1e-12. */
+    const double rel = mcs[i].precision == GQ_PRECISION_FLOAT ? 0x1p-23 : 1e-12;
     tap_ok(sf == GQ_SUCCESS && s0 == GQ_SUCCESS && isfinite(first.mean) &&
-               fabs(first.mean - fast.mean) <= 1e-12 * fabs(fast.mean) && fabs(first.sd - fast.sd) <= 1e-9 * fast.sd,
+               fabs(first.mean - fast.mean) <= rel * fabs(fast.mean) &&
+               fabs(first.sd - fast.sd) <= fmax(rel, 1e-9) * fast.sd,
            "%s: deterministic mean %.17g sd %.17g, fast %.17g %.17g", mcs[i].what, first.mean, first.sd, fast.mean,
            fast.sd);
     if (!gpu) {
