@@ -149,8 +149,8 @@ static gq_adaptive_options box_options(int dims, double lo, double hi, double ep
 {
   gq_adaptive_options o;
   gq_adaptive_options_init(&o);
-  o.dims = dims;
-  for (int d = 0; d < dims; d++) {
+  o.dims = dims; /* may be out of range on purpose (test_invalid): the arrays are not */
+  for (int d = 0; d < dims && d < GQ_ADAPTIVE_MAX_DIM; d++) {
     o.a[d] = lo;
     o.b[d] = hi;
   }
