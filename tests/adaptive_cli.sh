@@ -39,6 +39,12 @@ expect_usage "--max-evals=0" "--max-evals=0: " --f=x --rule=adaptive --max-evals
 expect_usage "--max-evals below one pass" "the first pass alone takes" --f=x --rule=adaptive --max-evals=100 --device=cpu
 expect_usage "--n with adaptive" "chooses its own points" --f=x --rule=adaptive --n=100
 expect_usage "--precision=float" "double only" --f=x --rule=adaptive --precision=float
+expect_usage "a sweep" "not a sweep" --f='exp(-k*x)' --rule=adaptive --param k=1:2:1 --device=cpu
+# --deterministic is every command's: adaptive cubature's bits do not depend on the thread count already
+run env OMP_NUM_THREADS=1 "$G" --f='exp(-x1*x2)' --dim=2 --rule=adaptive --epsrel=1e-9 --device=cpu --deterministic --quiet
+one=$out
+run env OMP_NUM_THREADS=3 "$G" --f='exp(-x1*x2)' --dim=2 --rule=adaptive --epsrel=1e-9 --device=cpu --deterministic --quiet
+check "--deterministic: the same bits on 1 and 3 threads ($one)" test "$rc" -eq 0 -a -n "$one" -a "$out" = "$one"
 run "$G" --f=x3 --dim=2 --rule=adaptive
 check "x3 in 2-D: exit 2 with the parser's caret" sh -c '[ "$1" -eq 2 ] && printf "%s\n" "$2" | grep -q "^gpuquad: --f: variable .x3. needs 3 dimensions"' _ "$rc" "$err"
 finish

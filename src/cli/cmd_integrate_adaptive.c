@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "lib/check/check.h"
 #include "numparse.h"
@@ -102,7 +103,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"epsrel", OPT_VALUE, &o.epsrel_text, NULL, 0},
     {"epsabs", OPT_VALUE, &o.epsabs_text, NULL, 0},
     {"max-evals", OPT_VALUE, &o.max_evals_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0},
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
@@ -121,6 +122,9 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     usage_integrate(stdout);
     return EXIT_OK;
   }
+  if (batch_wanted(params, nparams, o.a_text, o.b_text))
+    return cli_error(EXIT_USAGE, "--rule=adaptive takes one value per parameter, not a sweep (LO:HI:STEP, @FILE, "
+                                 "limits of parameters); run each value alone");
   if (o.n_text)
     return cli_error(EXIT_USAGE, "--n=%s: adaptive cubature chooses its own points; give --epsrel or --max-evals",
                      o.n_text);
