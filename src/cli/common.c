@@ -207,8 +207,15 @@ int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t n
       only_positional = 1;
       continue;
     }
+    /* -h: the short form of --help, wherever a command has --help (GNU's) */
+    const cli_option *help = strcmp(arg, "-h") == 0 ? find_option(opts, nopts, "help", 4) : NULL;
+    if (help && help->kind == OPT_FLAG) {
+      *help->flag = help->set_to;
+      continue;
+    }
     if (arg[1] != '-') {
-      snprintf(err, errlen, "unknown option '%s' (options are spelled --name=value)", arg);
+      snprintf(err, errlen, "unknown option '%s' (options are spelled --name=value; -h and -V are the short forms "
+                            "of --help and --version)", arg);
       return -1;
     }
     const char *name = arg + 2, *eq = strchr(name, '=');

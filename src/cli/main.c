@@ -29,7 +29,8 @@ static void usage(FILE *out)
         "  scan A      prefix sums of a vector (files streamed, or --gen)\n"
         "  batch FILE  many integrals in one process: one JSON problem per line\n"
         "\n"
-        "Run 'gpuquad COMMAND --help' for the options of a command.\n"
+        "Run 'gpuquad COMMAND --help' (or -h, or 'gpuquad help COMMAND') for the options\n"
+        "of a command; -V is --version.\n"
         "Started by mpirun -np K (built --with-mpi), integrate, mc, dot, rms and stats\n"
         "divide their work between the ranks, one GPU each (gpuquad(1), OPEN MPI).\n"
         "\n",
@@ -68,7 +69,7 @@ static int run_command(int argc, char **argv, double t0);
 static int help_command(int argc, char **argv, double t0)
 {
   static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist", "scan", "batch"};
-  if (argc == 2 || (argc == 3 && strcmp(argv[2], "--help") == 0)) {
+  if (argc == 2 || (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0))) {
     usage(stdout);
     return EXIT_OK;
   }
@@ -113,11 +114,11 @@ static int run_command(int argc, char **argv, double t0)
   }
   if (first == 1) {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-      if (strcmp(argv[i], "--help") == 0) {
+      if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
         usage(stdout);
         return EXIT_OK;
       }
-      if (strcmp(argv[i], "--version") == 0) {
+      if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
         version();
         return EXIT_OK;
       }
