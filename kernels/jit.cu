@@ -99,7 +99,7 @@ void exact_grid_kernel_names(int cc_major, int precision, std::string want[2])
 // map of a point Map<FAST>, and every engine header a problem's kernels
 // need.  Problems differ only in the kernels named (grid_kernel_names,
 // mc.cu's), so one generator serves them all.
-int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src)
+int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src, bool batch)
 {
   const int use_float = precision == GQ_PRECISION_FLOAT;
   char *g = nullptr;
@@ -109,8 +109,12 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
     return gq_fail(status, "cannot generate CUDA source for the expression");
   const std::string real = use_float ? "float" : "double";
   // The parameters' values of the problem at hand (jit_load_integrand).
+  // A batch module's are each block's problem's, in shared memory
+  // (engine/batch_kernel.cuh): g finds gq_jit::gq_params first.
   char params[96] = "";
-  if (f->gpu_g)
+  if (batch)
+    snprintf(params, sizeof params, "namespace gq_jit { __shared__ double gq_params[%d]; }\n", GQ_EXPR_MAX_PARAMS);
+  else if (f->gpu_g)
     snprintf(params, sizeof params, "extern \"C\" { __constant__ double gq_params[%d]; }\n", GQ_EXPR_MAX_PARAMS);
   *src = std::string("// gpuquad expression kernels (generated)\n"
                      "#include \"kernel.cuh\"\n"
@@ -128,7 +132,12 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
          "template <int FAST> struct Map {\n"
          "  __device__ __forceinline__ " + real + " operator()(const " + real + " *x) const {\n"
          "    return FAST ? fast::g(x) : exact::g(x);\n"
-         "  }\n"
+         "  }\n" +
+         (batch ? "  __device__ __forceinline__ static void load(const double *v, unsigned n) {\n"
+                  "    for (unsigned j = threadIdx.x; j < n; j += blockDim.x)\n"
+                  "      gq_params[j] = v[j];\n"
+                  "  }\n"
+                : "") +
          "};\n"
          "}\n";
   free(g);

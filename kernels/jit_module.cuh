@@ -34,8 +34,10 @@ int jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char *kin
                        const std::string *want, int count, gq_jit_module **out, gq_grid_info *info);
 
 // The module source of f in precision: every problem's kernels are
-// reduce_kernel instantiations over its map gq_jit::Map<FAST>.
-int jit_module_source(const gq_integrand *f, int precision, std::string *src);
+// reduce_kernel instantiations over its map gq_jit::Map<FAST>.  A batch
+// module's g reads each block's parameters from shared memory, which
+// Map::load(values, count) fills (engine/batch_kernel.cuh).
+int jit_module_source(const gq_integrand *f, int precision, std::string *src, bool batch = false);
 
 // The name expression of reduce_kernel<block, items, min_blocks, false,
 // gq_jit::Map<fast>, thread, source, level>.

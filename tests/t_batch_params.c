@@ -14,6 +14,7 @@
 
 #include "../src/lib/expr/expr.h"
 #include "../src/lib/internal.h"
+#include "../src/lib/packed.h"
 #include "../src/lib/scan_internal.h"
 #include "tap.h"
 
@@ -84,6 +85,12 @@ int main(void)
              p ? "float" : "double", gq_integrand_jit_key(compiled[i]), size, st ? ": " : "",
              st ? gq_last_error() : "");
     }
+  for (int p = 0; p < 2 && k3; p++) { /* the batch module: each block's parameters in shared memory */
+    size_t size = 0;
+    const int st = gq_jit_batch_compile_only(k3, p, 90, &size);
+    tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 batch module, %s (%zu-byte cubin)%s%s",
+           p ? "float" : "double", size, st ? ": " : "", st ? gq_last_error() : "");
+  }
   if (k3) { /* --cumulative with a parameter */
     size_t size = 0;
     const int st = gq_jit_cumulative_compile_only(k3, 90, &size);

@@ -52,16 +52,21 @@ __device__ __forceinline__ auto advance(const Source &, typename Source::Cursor 
   return c;
 }
 
+// The loop of block `block` of `blocks` over the source: a launch's own
+// blocks (agent, below), or one problem's share of a packed launch
+// (batch_kernel.cuh), which then walks its tiles exactly as that problem's
+// launch alone would.
 template <int BLOCK, int ITEMS, bool CLASSIFY, class Source, class Map, class Thread>
-__device__ __forceinline__ void agent(const Source &src, const Map &map, Thread &th)
+__device__ __forceinline__ void agent_of(const Source &src, const Map &map, Thread &th, unsigned block,
+                                         unsigned blocks)
 {
   constexpr int W = Source::WIDTH;
   constexpr unsigned long long TILE = (unsigned long long)BLOCK * ITEMS;
   src.template head<CLASSIFY>(map, th);
 
   const unsigned long long whole = src.whole_items(), items = src.items();
-  unsigned long long base = (unsigned long long)blockIdx.x * TILE;
-  const unsigned long long step = (unsigned long long)gridDim.x * TILE;
+  unsigned long long base = (unsigned long long)block * TILE;
+  const unsigned long long step = (unsigned long long)blocks * TILE;
   typename Source::Cursor c = src.cursor(base + threadIdx.x);
   const typename Source::Cursor c_step = src.stride(step);
   for (; base + TILE <= whole; base += step, c = advance(src, c, c_step)) {
@@ -91,6 +96,12 @@ __device__ __forceinline__ void agent(const Source &src, const Map &map, Thread 
       }
   }
   src.template tail<CLASSIFY>(map, th);
+}
+
+template <int BLOCK, int ITEMS, bool CLASSIFY, class Source, class Map, class Thread>
+__device__ __forceinline__ void agent(const Source &src, const Map &map, Thread &th)
+{
+  agent_of<BLOCK, ITEMS, CLASSIFY>(src, map, th, blockIdx.x, gridDim.x);
 }
 
 } // namespace gq

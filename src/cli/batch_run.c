@@ -15,6 +15,7 @@
 #include "batch.h"
 #include "lib/check/check.h"
 #include "lib/expr/expr.h"
+#include "lib/packed.h"
 #include "numparse.h"
 
 void batch_problem_init(batch_problem *p, batch_command command)
@@ -176,9 +177,9 @@ static const char *reference_check(int checked, const gq_check_outcome *o)
 }
 
 /* A rule over a box: integrate's problem, as cmd_integrate builds it. */
-static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
-                    const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
-                    problem_error *e)
+static int rule_setup(const batch_problem *p, const gq_integrand *f, int dims, const char *const *defs,
+                      size_t ndefs, gq_box *box_out, gq_rule_spec *spec_out, gq_precision *precision_out,
+                      problem_error *e)
 {
   gq_box box = {.dims = dims};
   double ends[2];
@@ -211,7 +212,21 @@ static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand 
   gq_precision precision;
   if (precision_of(p->precision, &precision, e) != EXIT_OK)
     return e->status;
+  *box_out = box;
+  *spec_out = spec;
+  *precision_out = precision;
+  return EXIT_OK;
+}
 
+static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
+                    const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
+                    problem_error *e)
+{
+  gq_box box;
+  gq_rule_spec spec;
+  gq_precision precision;
+  if (rule_setup(p, f, dims, defs, ndefs, &box, &spec, &precision, e) != EXIT_OK)
+    return e->status;
   gq_rule_result res;
   const int status = gq_integrate_box(ctx, f, spec, &box, precision, &res);
   if (status != GQ_SUCCESS)
@@ -319,6 +334,29 @@ static int unused_parameter(const batch_problem *p, const char *const *defs, siz
   return EXIT_OK;
 }
 
+/* A problem's integrand and dimension from its parameters' definitions:
+ * EXIT_OK, or the refusal in e. */
+static int problem_integrand(const batch_problem *p, const char *const *defs, size_t ndefs, uint64_t *dims,
+                             gq_integrand **f, problem_error *e)
+{
+  char why[256];
+  gq_parse_error perr;
+  const uint64_t max_dims = p->command == BATCH_MC ? GQ_MC_MAX_DIMS : GQ_MAX_DIM;
+  const char *f_defs[CLI_MAX_PARAMS]; /* those f uses; the others are the limits' */
+  *dims = 1;
+  if (p->command == BATCH_MC && !p->f)
+    return refuse(e, EXIT_USAGE, "mc: --f=EXPR is required");
+  if (p->dim && gq_parse_count(p->dim, max_dims, dims, why, sizeof why) != 0)
+    return refuse(e, EXIT_USAGE, "--dim=%s: %s", p->dim, why);
+  if (unused_parameter(p, defs, ndefs, e) != EXIT_OK)
+    return e->status;
+  if (gq_integrand_parse(p->f ? p->f : "circle", f_defs, used_definitions(p->f ? p->f : "", defs, ndefs, f_defs),
+                         (int)*dims, f, &perr) != GQ_SUCCESS)
+    return refuse(e, perr.status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "--f=%s: %s", p->f ? p->f : "circle",
+                  perr.message);
+  return EXIT_OK;
+}
+
 /* One problem: the definitions of its parameter values -> a record. */
 static void run_one(gq_context *ctx, const batch_problem *p, const char *const *defs, size_t ndefs,
                     batch_record *r, batch_writer *w)
@@ -327,21 +365,9 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   int checked = p->check;
   uint64_t dims = 1;
-  char why[256];
   gq_integrand *f = NULL;
-  gq_parse_error perr;
-  const uint64_t max_dims = p->command == BATCH_MC ? GQ_MC_MAX_DIMS : GQ_MAX_DIM;
-  const char *f_defs[CLI_MAX_PARAMS]; /* those f uses; the others are the limits' */
-  if (p->command == BATCH_MC && !p->f)
-    refuse(&e, EXIT_USAGE, "mc: --f=EXPR is required");
-  else if (p->dim && gq_parse_count(p->dim, max_dims, &dims, why, sizeof why) != 0)
-    refuse(&e, EXIT_USAGE, "--dim=%s: %s", p->dim, why);
-  else if (unused_parameter(p, defs, ndefs, &e) != EXIT_OK)
+  if (problem_integrand(p, defs, ndefs, &dims, &f, &e) != EXIT_OK)
     ;
-  else if (gq_integrand_parse(p->f ? p->f : "circle", f_defs, used_definitions(p->f ? p->f : "", defs, ndefs, f_defs),
-                              (int)dims, &f, &perr) != GQ_SUCCESS)
-    refuse(&e, perr.status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "--f=%s: %s", p->f ? p->f : "circle",
-           perr.message);
   else if (p->command == BATCH_MC)
     run_mc(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &checked, &e);
   else
@@ -358,6 +384,58 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
   }
   batch_write(w, r);
   gq_integrand_free(f);
+}
+
+/* Problems of a sweep packed together (packed.h): their integrands in
+ * memory at once. */
+#define PACK_CHUNK 4096
+
+/* The grid sums of problems start .. start + here - 1 of a sweep, computed
+ * in one launch where they are one-dimensional Newton-Cotes problems on a
+ * GPU; NULL where nothing is packed.  Each problem is parsed and set up
+ * here exactly as run_one will do it again; one that fails is left out,
+ * for run_one to report. */
+static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, size_t start, size_t here)
+{
+  if (p->command != BATCH_INTEGRATE || here < 2 || gq_context_backend(ctx) != GQ_BACKEND_CUDA)
+    return NULL;
+  gq_integrand **f = calloc(here, sizeof *f);
+  double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
+  gq_packed *pk = NULL;
+  char text[CLI_MAX_PARAMS][96];
+  const char *defs[CLI_MAX_PARAMS];
+  double values[CLI_MAX_PARAMS];
+  uint64_t n = 0;
+  gq_precision precision = GQ_PRECISION_DOUBLE;
+  int line = f && a && b;
+  for (size_t i = 0; i < here && line; i++) {
+    sweep_values(s, start + i, values);
+    for (int k = 0; k < s->naxes; k++) {
+      sweep_definition(s, k, values[k], text[k], sizeof text[k]);
+      defs[k] = text[k];
+    }
+    problem_error e = {"", EXIT_OK};
+    uint64_t dims;
+    gq_box box;
+    gq_rule_spec spec;
+    a[i] = b[i] = NAN; /* not packed */
+    if (problem_integrand(p, defs, (size_t)s->naxes, &dims, &f[i], &e) != EXIT_OK ||
+        rule_setup(p, f[i], (int)dims, defs, (size_t)s->naxes, &box, &spec, &precision, &e) != EXIT_OK)
+      continue;
+    /* the rule, the dimension and n are the sweep's, the same for all */
+    line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
+    n = box.n[0];
+    a[i] = box.a[0];
+    b[i] = box.b[0];
+  }
+  if (line && gq_packed_prepare(ctx, (const gq_integrand *const *)f, a, b, n, precision, here, &pk) != GQ_SUCCESS)
+    pk = NULL; /* the problems run alone, each reporting its own outcome */
+  for (size_t i = 0; f && i < here; i++)
+    gq_integrand_free(f[i]);
+  free(f);
+  free(a);
+  free(b);
+  return pk;
 }
 
 void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_writer *w)
@@ -381,20 +459,27 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
   char text[CLI_MAX_PARAMS][96];
   const char *defs[CLI_MAX_PARAMS];
   double values[CLI_MAX_PARAMS];
-  for (size_t i = 0; i < s.problems; i++) {
-    batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
-    r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
-    sweep_values(&s, i, values);
-    size_t at = 0;
-    for (int k = 0; k < s.naxes; k++) {
-      sweep_definition(&s, k, values[k], text[k], sizeof text[k]);
-      defs[k] = text[k];
-      at += (size_t)snprintf(r.params + at, at < sizeof r.params ? sizeof r.params - at : 0, "%s%s",
-                             k ? " " : "", text[k]);
-      if (strcmp(s.axis[k].name, w->axis) == 0)
-        r.x = values[k];
+  for (size_t start = 0; start < s.problems; start += PACK_CHUNK) {
+    const size_t here = s.problems - start < PACK_CHUNK ? s.problems - start : PACK_CHUNK;
+    gq_packed *pk = pack_chunk(ctx, p, &s, start, here);
+    for (size_t i = start; i < start + here; i++) {
+      batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
+      r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+      sweep_values(&s, i, values);
+      size_t at = 0;
+      for (int k = 0; k < s.naxes; k++) {
+        sweep_definition(&s, k, values[k], text[k], sizeof text[k]);
+        defs[k] = text[k];
+        at += (size_t)snprintf(r.params + at, at < sizeof r.params ? sizeof r.params - at : 0, "%s%s",
+                               k ? " " : "", text[k]);
+        if (strcmp(s.axis[k].name, w->axis) == 0)
+          r.x = values[k];
+      }
+      gq_packed_select(ctx, pk, i - start);
+      run_one(ctx, p, defs, (size_t)s.naxes, &r, w);
     }
-    run_one(ctx, p, defs, (size_t)s.naxes, &r, w);
+    gq_packed_select(ctx, NULL, 0);
+    gq_packed_free(pk);
   }
   sweep_free(&s);
 }

@@ -93,6 +93,8 @@ struct gq_context {
   char device_name[256];
   struct gq_cuda_state *cuda;  /* NULL for the CPU backend */
   gq_share share;              /* ranks 0: the whole work (share.c) */
+  struct gq_packed *packed;    /* the packed sums of a batch (packed.h), */
+  size_t packed_index;         /* and the problem running now            */
 };
 
 /* Record a failure (message formatted like printf), call the error handler,

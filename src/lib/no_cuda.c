@@ -7,6 +7,7 @@
 #include "hist_internal.h"
 #include "sampled.h"
 #include "exact.h"
+#include "packed.h"
 
 int gq_cuda_count(void) { return 0; }
 
@@ -28,6 +29,14 @@ int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sum
 int gq_cuda_grid_nonfinite(struct gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first)
 {
   (void)st; (void)p; (void)count; (void)first;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+
+int gq_cuda_grid_sum_batch(struct gq_cuda_state *st, const gq_grid_batch *b, gq_csum (*sums)[GQ_GRID_KEYS],
+                           gq_grid_info *info, int *packed)
+{
+  (void)st; (void)b; (void)sums; (void)info;
+  *packed = 0;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 

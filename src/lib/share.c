@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "packed.h"
 
 int gq_context_set_share(gq_context *ctx, const gq_share *share)
 {
@@ -72,6 +73,8 @@ static void merge_keyed(void *acc, const void *other)
 
 int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
+  if (gq_packed_take(ctx, p, sums, info)) /* computed with its batch's (packed.h) */
+    return GQ_SUCCESS;
   gq_grid_sum part = *p;
   uint64_t first = 0, count = p->last - p->first + 1;
   if (shared(ctx))
