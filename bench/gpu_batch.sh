@@ -31,12 +31,12 @@ export GPUQUAD_CACHE_DIR=${GPUQUAD_CACHE_DIR:-$(mktemp -d)}
 make -j16 gpuquad bench/bench_batch >"$L/build.log" 2>&1 || { say "build failed: see $L/build.log"; tail -20 "$L/build.log"; exit 3; }
 
 # ---- 2. correctness ----------------------------------------------------------
-T="tests/batch.gpu tests/t_batch_params tests/batch_cli.sh tests/jit.gpu tests/mc.gpu tests/product.gpu"
+T="tests/batch.gpu tests/packed.gpu tests/t_packed tests/t_batch_params tests/batch_cli.sh tests/jit.gpu tests/mc.gpu tests/product.gpu"
 T="$T tests/rules.gpu tests/scan.gpu tests/t_jit_compile tests/cli_expr.sh"
 make -j16 check TESTS="$T" >"$L/tests.log" 2>&1
 say "tests: exit $? $(grep -E '^# (PASS|SKIP|FAIL|ERROR):' "$L/tests.log" | tr -s ' ' | tr '\n' ' ')"
 grep -E '^(FAIL|ERROR|SKIP):' "$L/tests.log" | head -20 | tee -a "$S"
-cp tests/batch.log tests/t_batch_params.log "$L/" 2>/dev/null
+cp tests/batch.log tests/packed.log tests/t_batch_params.log "$L/" 2>/dev/null
 
 # ---- 3. sanitizers on small sweeps -------------------------------------------
 for tool in memcheck racecheck synccheck; do
@@ -46,6 +46,7 @@ for tool in memcheck racecheck synccheck; do
     say "$tool $tag: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$log" | tail -1)"
   done <<'CASES'
 sweep-1d|--f='sin(k*x)/(1+x)' --b=pi --param k=1:4:1 --n=1e4 --quiet
+sweep-packed-tiny|--f='sin(k*x)/(1+x)' --b=k --param k=1:300:1 --n=1000 --rule=simpson --quiet
 sweep-float|--f='sin(k*x)/(1+x)' --b=pi --param k=1:3:1 --n=1e4 --precision=float --quiet
 sweep-box|--f='exp(-a*(x^2+y^2))' --dim=2 --a=-3 --b=3 --rule=gauss-legendre --n=8 --param a=1:3:1 --quiet
 sweep-mc|mc --f='exp(-c*x1*x2)' --dim=2 --param c=0:1:0.5 --n=1e5 --quiet
