@@ -391,13 +391,14 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
 #define PACK_CHUNK 4096
 
 /* The grid sums of problems start .. start + here - 1 of a sweep, computed
- * in one launch where they are one-dimensional Newton-Cotes problems on a
- * GPU; NULL where nothing is packed.  Each problem is parsed and set up
+ * together where they are one-dimensional Newton-Cotes problems (one
+ * launch on a GPU, side by side on the CPU's threads); NULL where nothing
+ * is packed.  Each problem is parsed and set up
  * here exactly as run_one will do it again; one that fails is left out,
  * for run_one to report. */
 static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, size_t start, size_t here)
 {
-  if (p->command != BATCH_INTEGRATE || here < 2 || gq_context_backend(ctx) != GQ_BACKEND_CUDA)
+  if (p->command != BATCH_INTEGRATE || here < 2)
     return NULL;
   gq_integrand **f = calloc(here, sizeof *f);
   double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,11 +53,42 @@ static int all_finite(const gq_csum s[GQ_GRID_KEYS])
   return total - total == 0.0;
 }
 
+/* The CPU's pack: the members' sums side by side, one problem a thread.
+ * A problem's partition into parts depends on its points alone (the CPU
+ * driver's), and a nested team of one runs the same parts in the same
+ * order, so each sum is the single run's.  A problem whose sum fails is
+ * left to its single run (ready 0; the sums' order is the members'). */
+static void cpu_sums(const gq_context *ctx, packed_problem *problem, const gq_integrand *const *f, size_t count,
+                     size_t members, gq_csum (*sums)[GQ_GRID_KEYS], gq_grid_info *info)
+{
+  size_t *member = malloc(members * sizeof *member);
+  size_t j = 0;
+  for (size_t i = 0; member && i < count; i++)
+    if (problem[i].ready)
+      member[j++] = i;
+  const double t0 = gq_wall_ms();
+#pragma omp parallel for schedule(dynamic, 16) num_threads(gq_cpu_threads()) if (members > 1)
+  for (ptrdiff_t m = 0; m < (ptrdiff_t)members; m++) {
+    gq_grid_sum g = {0};
+    int ok = member != NULL;
+    if (ok) {
+      g = problem[member[m]].grid;
+      g.f = f[member[m]];
+    }
+    gq_grid_info one;
+    if (!ok || gq_cpu_grid_sum(ctx, &g, sums[m], &one) != GQ_SUCCESS)
+      for (int k = 0; k < GQ_GRID_KEYS; k++)
+        sums[m][k] = (gq_csum){NAN, 0.0}; /* not finite: left to the single run */
+  }
+  info->ms = gq_wall_ms() - t0;
+  free(member);
+}
+
 int gq_packed_prepare(gq_context *ctx, const gq_integrand *const *f, const double *a, const double *b, uint64_t n,
                       gq_precision precision, size_t count, gq_packed **out)
 {
   *out = NULL;
-  if (ctx->backend != GQ_BACKEND_CUDA || ctx->deterministic || ctx->share.ranks > 1 || count < 2)
+  if (ctx->deterministic || ctx->share.ranks > 1 || count < 2)
     return GQ_SUCCESS;
   gq_packed *pk = calloc(1, sizeof *pk);
   packed_problem *problem = pk ? calloc(count, sizeof *problem) : NULL;
@@ -110,13 +142,16 @@ int gq_packed_prepare(gq_context *ctx, const gq_integrand *const *f, const doubl
         memcpy(params + j * (size_t)nparams, values, (size_t)nparams * sizeof *params);
         memcpy(pk->params + i * (size_t)nparams, values, (size_t)nparams * sizeof *params);
       }
-      problem[i].grid.f = NULL; /* the caller's integrand is not kept */
       j++;
     }
-    gq_grid_batch batch = {problem[pk->first_ready].grid, members, ah, params, nparams};
-    batch.grid.f = f[pk->first_ready];
     gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-    status = gq_cuda_grid_sum_batch(ctx->cuda, &batch, sums, &info, &packed);
+    if (ctx->backend == GQ_BACKEND_CUDA) {
+      gq_grid_batch batch = {problem[pk->first_ready].grid, members, ah, params, nparams};
+      status = gq_cuda_grid_sum_batch(ctx->cuda, &batch, sums, &info, &packed);
+    } else {
+      cpu_sums(ctx, problem, f, count, members, sums, &info);
+      packed = 1;
+    }
     if (status == GQ_SUCCESS && packed) {
       pk->ms_each = info.ms / (double)members;
       pk->first_info = info;
@@ -129,6 +164,8 @@ int gq_packed_prepare(gq_context *ctx, const gq_integrand *const *f, const doubl
       }
     }
   }
+  for (size_t i = 0; i < count; i++)
+    problem[i].grid.f = NULL; /* the caller's integrands are not kept */
   free(ah);
   free(params);
   free(sums);

@@ -13,7 +13,9 @@
  * overflowing rule, the count of non-finite points, a problem that was not
  * packed) runs as it always did.
  * The packed kernel walks each problem's points as its own launch would
- * (engine/batch_kernel.cuh), so every result is bitwise the single run's. */
+ * (engine/batch_kernel.cuh), so every result is bitwise the single run's.
+ * On the CPU the pack runs the problems' sums side by side, one problem a
+ * thread (a problem's parts depend on its points alone). */
 #ifndef GQ_PACKED_H
 #define GQ_PACKED_H
 
@@ -43,9 +45,10 @@ typedef struct gq_packed gq_packed;
 /* Pack the problems f[i] over [a[i], b[i]] with n intervals (a
  * Newton-Cotes rule in one dimension, as gq_rule_line would run them):
  * those that can be packed are computed now; the others are left to run
- * alone.  *out is NULL when nothing could be packed (a CPU or
- * deterministic context, a context shared over MPI ranks, no expression
- * module, limits that are not finite): the problems then simply run alone.
+ * alone.  *out is NULL when nothing could be packed (a deterministic
+ * context, a context shared over MPI ranks, fewer than two expressions of
+ * one module with finite limits, grids too large to pack on the GPU): the
+ * problems then simply run alone.
  * GQ_SUCCESS, or a failure status of the launch. */
 int gq_packed_prepare(gq_context *ctx, const gq_integrand *const *f, const double *a, const double *b, uint64_t n,
                       gq_precision precision, size_t count, gq_packed **out);
