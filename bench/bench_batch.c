@@ -6,9 +6,10 @@
  *           of REPS after a warm-up (which compiles the expression once);
  *           every result checked bitwise against gq_integrate_box alone on a
  *           fresh context for 25 values of k.
- *   tiny    TINY integrals of 10^3 intervals (k = 1 .. TINY) against one
- *           integral of TINY * 10^3 intervals: points per second of device
- *           time, and their ratio (the goal: >= 50%).
+ *   large   the sweep's 10^9 points as one integral at k = 5000;
+ *   tiny    TINY integrals of 10^3 intervals (k from 1 to 2) against one
+ *           integral of TINY * 10^3 intervals (k = 1.5): points per second
+ *           of device time, and their ratio (the goal: >= 50%).
  * Prints one line per measurement, then "bitwise: N of N".
  * Usage: bench_batch [REPS [TINY]]   (default 5, 100000) */
 #include "config.h"
@@ -36,14 +37,14 @@ static int cmp(const void *a, const void *b)
 
 /* count integrals of sin(k x)/(1+x), k = 1 .. count, n intervals each:
  * device and wall time of one batch call; GQ status. */
-static int run(gq_context *ctx, size_t count, uint64_t n, double *values, gq_rule_result *results, int *statuses,
-               double *device_ms, double *wall_ms)
+static int run(gq_context *ctx, size_t count, uint64_t n, double first_k, double step, double *values,
+               gq_rule_result *results, int *statuses, double *device_ms, double *wall_ms)
 {
   const char *names[] = {"k"};
   gq_box box = {.dims = 1, .a = {0.0}, .b = {3.14159265358979323846}, .n = {n}};
   gq_rule_spec spec = {GQ_RULE_TRAPEZOID, 0};
   for (size_t i = 0; i < count; i++)
-    values[i] = (double)(i + 1);
+    values[i] = first_k + step * (double)i;
   const double t0 = now_ms();
   const int status = gq_integrate_box_batch(ctx, "sin(k*x)/(1+x)", names, 1, values, count, spec, &box,
                                             GQ_PRECISION_DOUBLE, results, statuses);
@@ -78,13 +79,13 @@ int main(int argc, char **argv)
   printf("device: %s\n", gq_context_device_name(ctx));
 
   /* the sweep: warm-up (compiles), then REPS timed */
-  if (run(ctx, 10, 100000, values, results, statuses, &dev[0], &wall[0]) != GQ_SUCCESS) {
+  if (run(ctx, 10, 100000, 1.0, 1.0, values, results, statuses, &dev[0], &wall[0]) != GQ_SUCCESS) {
     fprintf(stderr, "bench_batch: %s\n", gq_last_error());
     return 3;
   }
   printf("warm-up: jit %d in %.1f ms\n", results[0].jit, results[0].compile_ms);
   for (int r = 0; r < reps; r++)
-    if (run(ctx, 10000, 100000, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
+    if (run(ctx, 10000, 100000, 1.0, 1.0, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
       fprintf(stderr, "bench_batch: %s\n", gq_last_error());
       return 3;
     }
@@ -116,9 +117,20 @@ int main(int argc, char **argv)
   }
   gq_context_free(alone);
 
-  /* tiny problems against one large of as many points */
+  /* the same 10^9 points as one integral, at the sweep's middle k (the
+   * cost of sin grows with its argument): the device time the packed
+   * launch is measured against */
   for (int r = 0; r < reps; r++)
-    if (run(ctx, (size_t)tiny, 1000, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
+    if (run(ctx, 1, 1000000000, 5000.0, 1.0, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
+      fprintf(stderr, "bench_batch: %s\n", gq_last_error());
+      return 3;
+    }
+  qsort(dev, (size_t)reps, sizeof *dev, cmp);
+  printf("one integral of 1e9 intervals at k = 5000: device %.3f ms (median of %d)\n", dev[reps / 2], reps);
+  /* tiny problems against one large of as many points, the same integrand
+   * cost in both: k from 1 to 2 in the tiny ones, 1.5 in the large one */
+  for (int r = 0; r < reps; r++)
+    if (run(ctx, (size_t)tiny, 1000, 1.0, 1.0 / (double)tiny, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
       fprintf(stderr, "bench_batch: %s\n", gq_last_error());
       return 3;
     }
@@ -126,7 +138,7 @@ int main(int argc, char **argv)
   qsort(wall, (size_t)reps, sizeof *wall, cmp);
   const double tiny_pps = (double)tiny * 1001.0 / (dev[reps / 2] * 1e-3), tiny_wall = wall[reps / 2];
   for (int r = 0; r < reps; r++)
-    if (run(ctx, 1, (uint64_t)tiny * 1000, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
+    if (run(ctx, 1, (uint64_t)tiny * 1000, 1.5, 1.0, values, results, statuses, &dev[r], &wall[r]) != GQ_SUCCESS) {
       fprintf(stderr, "bench_batch: %s\n", gq_last_error());
       return 3;
     }
