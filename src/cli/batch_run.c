@@ -359,14 +359,14 @@ static int problem_integrand(const batch_problem *p, const char *const *defs, si
 
 /* One problem: the definitions of its parameter values -> a record. */
 static void run_one(gq_context *ctx, const batch_problem *p, const char *const *defs, size_t ndefs,
-                    batch_record *r, batch_writer *w)
+                    gq_integrand *parsed, uint64_t parsed_dims, batch_record *r, batch_writer *w)
 {
   problem_error e = {"", EXIT_OK};
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   int checked = p->check;
-  uint64_t dims = 1;
-  gq_integrand *f = NULL;
-  if (problem_integrand(p, defs, ndefs, &dims, &f, &e) != EXIT_OK)
+  uint64_t dims = parsed_dims;
+  gq_integrand *f = parsed;
+  if (!f && problem_integrand(p, defs, ndefs, &dims, &f, &e) != EXIT_OK)
     ;
   else if (p->command == BATCH_MC)
     run_mc(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &checked, &e);
@@ -393,14 +393,15 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
 /* The grid sums of problems start .. start + here - 1 of a sweep, computed
  * together where they are one-dimensional Newton-Cotes problems (one
  * launch on a GPU, side by side on the CPU's threads); NULL where nothing
- * is packed.  Each problem is parsed and set up
- * here exactly as run_one will do it again; one that fails is left out,
- * for run_one to report. */
-static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, size_t start, size_t here)
+ * is packed.  Each problem is parsed and set up here as run_one would do
+ * it; the integrands parsed go to f[0 .. here-1] (NULL where the parse
+ * failed, for run_one to parse again and report), for run_one to use, and
+ * their dimension (the sweep's) to *f_dims. */
+static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, size_t start, size_t here,
+                             gq_integrand **f, uint64_t *f_dims)
 {
   if (p->command != BATCH_INTEGRATE || here < 2)
     return NULL;
-  gq_integrand **f = calloc(here, sizeof *f);
   double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
   gq_packed *pk = NULL;
   char text[CLI_MAX_PARAMS][96];
@@ -408,7 +409,7 @@ static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const swee
   double values[CLI_MAX_PARAMS];
   uint64_t n = 0;
   gq_precision precision = GQ_PRECISION_DOUBLE;
-  int line = f && a && b;
+  int line = a && b;
   for (size_t i = 0; i < here && line; i++) {
     sweep_values(s, start + i, values);
     for (int k = 0; k < s->naxes; k++) {
@@ -420,10 +421,12 @@ static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const swee
     gq_box box;
     gq_rule_spec spec;
     a[i] = b[i] = NAN; /* not packed */
-    if (problem_integrand(p, defs, (size_t)s->naxes, &dims, &f[i], &e) != EXIT_OK ||
-        rule_setup(p, f[i], (int)dims, defs, (size_t)s->naxes, &box, &spec, &precision, &e) != EXIT_OK)
+    if (problem_integrand(p, defs, (size_t)s->naxes, &dims, &f[i], &e) != EXIT_OK)
       continue;
-    /* the rule, the dimension and n are the sweep's, the same for all */
+    *f_dims = dims; /* the sweep's --dim, the same for all */
+    if (rule_setup(p, f[i], (int)dims, defs, (size_t)s->naxes, &box, &spec, &precision, &e) != EXIT_OK)
+      continue;
+    /* the rule and n are the sweep's too */
     line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
     n = box.n[0];
     a[i] = box.a[0];
@@ -431,9 +434,6 @@ static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const swee
   }
   if (line && gq_packed_prepare(ctx, (const gq_integrand *const *)f, a, b, n, precision, here, &pk) != GQ_SUCCESS)
     pk = NULL; /* the problems run alone, each reporting its own outcome */
-  for (size_t i = 0; f && i < here; i++)
-    gq_integrand_free(f[i]);
-  free(f);
   free(a);
   free(b);
   return pk;
@@ -460,9 +460,11 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
   char text[CLI_MAX_PARAMS][96];
   const char *defs[CLI_MAX_PARAMS];
   double values[CLI_MAX_PARAMS];
+  gq_integrand **parsed = calloc(PACK_CHUNK, sizeof *parsed); /* NULL: each problem parses its own */
   for (size_t start = 0; start < s.problems; start += PACK_CHUNK) {
     const size_t here = s.problems - start < PACK_CHUNK ? s.problems - start : PACK_CHUNK;
-    gq_packed *pk = pack_chunk(ctx, p, &s, start, here);
+    uint64_t dims = 1;
+    gq_packed *pk = parsed ? pack_chunk(ctx, p, &s, start, here, parsed, &dims) : NULL;
     for (size_t i = start; i < start + here; i++) {
       batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
       r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
@@ -477,11 +479,14 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
           r.x = values[k];
       }
       gq_packed_select(ctx, pk, i - start);
-      run_one(ctx, p, defs, (size_t)s.naxes, &r, w);
+      run_one(ctx, p, defs, (size_t)s.naxes, parsed ? parsed[i - start] : NULL, dims, &r, w);
+      if (parsed)
+        parsed[i - start] = NULL; /* run_one freed it */
     }
     gq_packed_select(ctx, NULL, 0);
     gq_packed_free(pk);
   }
+  free(parsed);
   sweep_free(&s);
 }
 

@@ -29,9 +29,11 @@ int gq_expr_fn_arity(int op)
   return 0;
 }
 
+/* a[0..alen-1] is the whole of b (strncmp stops at b's end: no strlen of
+ * every table name for every identifier parsed) */
 static int name_eq(const char *a, size_t alen, const char *b)
 {
-  return strlen(b) == alen && memcmp(a, b, alen) == 0;
+  return alen > 0 && a[0] == b[0] && strncmp(a, b, alen) == 0 && b[alen] == '\0';
 }
 
 int gq_expr_fn_lookup(const char *name, size_t len)
