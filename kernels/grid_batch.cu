@@ -32,6 +32,15 @@ namespace {
 // ~80 MB of device memory, and its grid below 2^31 blocks.
 constexpr size_t CHUNK = (size_t)1 << 20;
 
+// Blocks per multiprocessor the batch kernel is compiled to keep resident
+// (__launch_bounds__; the single launch's shape otherwise: the results do
+// not change).  A packed block has little work (a tiny problem's block
+// evaluates at most two points a thread), so its latency is hidden by
+// other blocks.  H200, 2026-11-24, bench_batch (10,000 x 10^5 device ms;
+// 2*10^5 problems of 10^3 points against one of 2*10^8, throughput):
+// 1: 4.71 ms, 16.4%; 2: 3.39, 26.9%; 3: 3.23, 33.1%; 4: 3.29, 34.6%.
+constexpr int BATCH_MIN_BLOCKS = 3;
+
 struct DeviceBuffers {
   void *base = nullptr;
   ~DeviceBuffers() { cudaFree(base); }
@@ -48,8 +57,9 @@ int batch_module(int cc_major, const gq_integrand *f, int precision, std::string
     using G = typename decltype(rows)::Grid;
     char name[320];
     snprintf(name, sizeof name,
-             "&gq::batch_grid_kernel<%d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, gq::GridSource<%s> >", G::BLOCK,
-             G::ITEMS, gq::GRID_KEYS, G::ITEMS, precision == GQ_PRECISION_FLOAT ? "float" : "double");
+             "&gq::batch_grid_kernel<%d, %d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, gq::GridSource<%s> >", G::BLOCK,
+             G::ITEMS, BATCH_MIN_BLOCKS, gq::GRID_KEYS, G::ITEMS,
+             precision == GQ_PRECISION_FLOAT ? "float" : "double");
     want[0] = name;
     return GQ_SUCCESS;
   });

@@ -29,8 +29,8 @@ template <class Source> struct BatchProblem {
 };
 
 // Map gives load(values, count): the block's parameters into shared memory.
-template <int BLOCK, int ITEMS, class Map, class Thread, class Source>
-__global__ void __launch_bounds__(BLOCK, 1) batch_grid_kernel(const BatchProblem<Source> p)
+template <int BLOCK, int ITEMS, int MIN_BLOCKS, class Map, class Thread, class Source>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) batch_grid_kernel(const BatchProblem<Source> p)
 {
   const unsigned problem = blockIdx.x / p.per_problem;
   const unsigned block = blockIdx.x - problem * p.per_problem;
