@@ -16,6 +16,7 @@
 #include "lib/check/check.h"
 #include "lib/expr/expr.h"
 #include "numparse.h"
+#include "progress.h"
 
 void batch_problem_init(batch_problem *p, batch_command command)
 {
@@ -394,7 +395,13 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
       if (strcmp(s.axis[k].name, w->axis) == 0)
         r.x = values[k];
     }
+    if (s.problems > 1) /* a sweep's progress: its integrals */
+      cli_progress_problems(ctx, i, s.problems);
     run_one(ctx, p, defs, (size_t)s.naxes, &r, w);
+  }
+  if (s.problems > 1) {
+    cli_progress_problems(ctx, s.problems, s.problems);
+    cli_progress_attach(ctx);
   }
   sweep_free(&s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "batch.h" /* sweeps (issue 23) */
 #include "cumulative.h" /* --cumulative (issue 19) */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
@@ -52,6 +53,7 @@ void usage_integrate(FILE *out)
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
         "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on;\n"
@@ -123,7 +125,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"b", OPT_VALUE, &o.b_text, NULL, 0},
     {"n", OPT_VALUE, &o.n_text, NULL, 0},
     {"rule", OPT_VALUE, &o.rule_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},

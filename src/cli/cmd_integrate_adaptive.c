@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "progress.h"
 #include "lib/check/check.h"
 #include "numparse.h"
 
@@ -103,7 +104,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"epsrel", OPT_VALUE, &o.epsrel_text, NULL, 0},
     {"epsabs", OPT_VALUE, &o.epsabs_text, NULL, 0},
     {"max-evals", OPT_VALUE, &o.max_evals_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},

@@ -12,6 +12,7 @@
 
 #include "batch.h" /* sweeps (issue 23) */
 #include "cli.h"
+#include "progress.h"
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
 
@@ -55,6 +56,7 @@ void usage_mc(FILE *out)
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sums accumulated in double\n"
         "  --check, --no-check  compare with GSL (default on): VEGAS for a box, plain\n"
@@ -75,7 +77,6 @@ void usage_mc(FILE *out)
         "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
         "  --help               this help\n"
         "\n"
-        "Long runs on a terminal show progress on stderr.\n"
         "Exit status: 0 ok, 1 check failed or not made, or --tol not reached,\n"
         "2 bad input, 3 computation failed.\n",
         out);
@@ -111,25 +112,6 @@ static int parse_seed(const char *text, uint64_t *seed)
   return EXIT_OK;
 }
 
-/* Progress on stderr: only when it is a terminal, the run has taken more than
- * 2 s, and at most twice a second. */
-typedef struct {
-  double last_ms;
-  int shown;
-} progress_state;
-
-static void show_progress(const gq_mc_progress *p, void *user)
-{
-  progress_state *s = user;
-  if (p->elapsed_ms < 2000.0 || p->elapsed_ms - s->last_ms < 500.0)
-    return;
-  s->last_ms = p->elapsed_ms;
-  s->shown = 1;
-  fprintf(stderr, "\rgpuquad: mc %.3g of %.3g samples (%.0f%%), mean %.10g +/- %.3g   ", (double)p->done,
-          (double)p->n, 100.0 * (double)p->done / (double)p->n, p->mean, p->se);
-  fflush(stderr);
-}
-
 static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
@@ -150,7 +132,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     {"seed", OPT_VALUE, &o.seed_text, NULL, 0},
     {"method", OPT_VALUE, &o.method_text, NULL, 0},
     {"tol", OPT_VALUE, &o.tol_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"exact", OPT_VALUE, &o.exact_text, NULL, 0},
     {"sampler", OPT_VALUE, &o.sampler_text, NULL, 0},
@@ -380,13 +362,6 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
-  progress_state progress = {0.0, 0};
-#ifdef HAVE_ISATTY
-  if (isatty(STDERR_FILENO) && !o->quiet && !o->json) {
-    opt.progress = show_progress;
-    opt.progress_user = &progress;
-  }
-#endif
   gq_mc_result r;
   gq_vegas_result vr;
   int status;
@@ -398,8 +373,6 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   } else {
     status = gq_mc_mean(ctx, f, &opt, &r);
   }
-  if (progress.shown)
-    fputc('\n', stderr);
   if (status != GQ_SUCCESS) {
     rc = cli_error(cli_exit_status(status), "%s", gq_last_error());
     gq_context_free(ctx);

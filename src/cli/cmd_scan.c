@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "progress.h"
 #include "vector_out.h"
 #include "vectors.h"
 
@@ -45,6 +46,7 @@ void usage_scan(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
@@ -126,6 +128,10 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
   } else if (gq_alloc(ctx, SCAN_CHUNK * es, &d) != GQ_SUCCESS) {
     rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
   }
+  /* progress in bytes read, of the whole when its length is known */
+  const int64_t length = gq_reader_length(r);
+  const uint64_t total = length > 0 ? (uint64_t)length * es : 0;
+  uint64_t bytes = 0;
   while (rc == EXIT_OK) {
     size_t got = 0;
     const int status = gq_reader_read(r, h_x, SCAN_CHUNK, &got, msg, sizeof msg);
@@ -133,8 +139,10 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
       rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
       break;
     }
-    if (got == 0)
+    if (got == 0) {
+      cli_progress_report(bytes, bytes, "bytes", NULL);
       break;
+    }
     if (gq_copy_to(ctx, d, h_x, got * es) != GQ_SUCCESS)
       rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
     if (rc == EXIT_OK)
@@ -143,6 +151,9 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
       rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
     if (rc == EXIT_OK)
       rc = take_chunk(run, out, h_x, h_y, got);
+    bytes += got * es;
+    if (!total || bytes < total)
+      cli_progress_report(bytes, total, "bytes", NULL);
   }
   gq_free(ctx, d);
   free(h_x);
