@@ -1167,7 +1167,7 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
                            const double *values, size_t count, gq_rule_spec spec, const gq_box *box,
                            gq_precision precision, gq_rule_result *results, int *statuses);
 
-/* ---- progress ---- */
+/* ---- progress and plots ---- */
 /* Progress of long work (issue 24): fn(done, total, unit, user) is called on
  * the calling thread, between pieces of work, never from a kernel or a
  * worker thread: after parts of the CPU backend's loop over grid points
@@ -1184,6 +1184,11 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
  * piece.  GQ_EINVAL for a NULL context. */
 typedef void gq_progress_fn(uint64_t done, uint64_t total, const char *unit, void *user);
 int gq_context_set_progress(gq_context *ctx, gq_progress_fn *fn, void *user);
+
+/* f at the point x[0 .. gq_integrand_dims(f) - 1], on the host, in double
+ * (what a plot of f draws; gq_integrand_eval is the line's x).  NaN for a
+ * NULL argument. */
+double gq_integrand_eval_point(const gq_integrand *f, const double *x);
 
 #ifdef __cplusplus
 }

@@ -378,6 +378,8 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
     for (int k = 0; k < s.naxes && !w->axis[0]; k++)
       if (s.axis[k].count > 1)
         snprintf(w->axis, sizeof w->axis, "%s", s.axis[k].name);
+    snprintf(w->title, sizeof w->title, "%s %s", p->command == BATCH_MC ? "mc" : "integrate",
+             p->f ? p->f : "circle");
   }
   char text[CLI_MAX_PARAMS][96];
   const char *defs[CLI_MAX_PARAMS];

@@ -11,6 +11,7 @@
 
 #include "lib/io/reader.h" /* the library's whole-input reader (libgpuquad) */
 #include "hist_plot.h"
+#include "plot.h"
 #include "numparse.h"
 #include "progress.h"
 
@@ -514,7 +515,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   gq_hist_method method = GQ_HIST_AUTO;
   if (o.method && gq_hist_method_parse(o.method, &method) != GQ_SUCCESS)
     return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o.method);
-  if (o.plot && (rc = hist_plot_check(o.plot)) != EXIT_OK)
+  if (o.plot && (rc = plot_check(o.plot)) != EXIT_OK)
     return rc;
   if (o.range) { /* bad input before any data is read */
     double lo[2], hi[2];

@@ -12,6 +12,8 @@
 #include "cumulative.h" /* --cumulative (issue 19) */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
+#include "plot.h"
+#include "plots.h"
 
 void usage_integrate(FILE *out)
 {
@@ -72,8 +74,10 @@ void usage_integrate(FILE *out)
         "                       expressions of the parameters (--b=k); a table, or\n"
         "                       JSON Lines (--json), --csv, or the estimates (--quiet)\n"
         "  --csv                a sweep's results as CSV\n"
-        "  --plot=FILE          a sweep's estimates, with error bars, against the\n"
-        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
+        "  --plot=FILE          draw into FILE.png or FILE.svg (gnuplot): f on [a, b]\n"
+        "                       (a heat map in 2-D); F(x) with --cumulative; a sweep's\n"
+        "                       estimates with error bars against its first swept\n"
+        "                       parameter, a curve per value of the others\n"
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
@@ -103,6 +107,7 @@ typedef struct {
   int check, json, quiet, no_cache;
   double t_start_ms;
   cli_cumulative cumulative;
+  const char *plot; /* --plot of one integral: f on its interval or box (plots.h) */
 } integrate_options;
 
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o);
@@ -113,7 +118,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return cmd_integrate_data(argc, argv, first, t_start_ms);
   if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
     return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
-  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
+  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}, NULL};
   int help = 0, list = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
@@ -154,7 +159,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return EXIT_OK;
   }
 
-  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
     if (o.cumulative.cumulative)
       return cli_error(EXIT_USAGE, "--cumulative: one integral at a time, not a sweep");
     batch_problem p = {BATCH_INTEGRATE, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, o.rule_text,
@@ -162,6 +167,9 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     memcpy(p.params, params, (size_t)nparams * sizeof *params);
     return batch_sweep_command(&p, o.device_text, o.no_cache, batch_format_of(o.json, csv, o.quiet), plot);
   }
+
+  o.plot = plot;
+  o.cumulative.plot = plot;
 
   /* options -> problem */
   gq_integrand *f = NULL;
@@ -261,6 +269,46 @@ void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
   json_raw(w, key, arr);
 }
 
+/* --plot of one integral: f can be drawn on a finite interval or a finite
+ * 2-D box; refused before any work otherwise. */
+static int plot_check_box(const char *path, const gq_box *box)
+{
+  const int rc = plot_check(path);
+  if (rc != EXIT_OK)
+    return rc;
+  if (box->dims > 2)
+    return cli_error(EXIT_USAGE, "--plot=%s: f can be drawn in 1 or 2 dimensions, not %d (leave --plot out)", path,
+                     box->dims);
+  for (int d = 0; d < box->dims; d++)
+    if (!isfinite(box->a[d]) || !isfinite(box->b[d]))
+      return cli_error(EXIT_USAGE, "--plot=%s: f is drawn on finite limits, not [%g, %g]", path, box->a[d],
+                       box->b[d]);
+  return EXIT_OK;
+}
+
+/* f over the box, titled with the integral found. */
+static int plot_integrand(const char *path, const gq_integrand *f, const gq_box *box, const char *rule,
+                          double estimate)
+{
+  char title[512], xlabel[] = "x", ylabel[] = "f(x)";
+  if (box->dims == 2) {
+    snprintf(title, sizeof title, "f = %s on [%g, %g] x [%g, %g]: integral %.10g (%s, n = %llu x %llu)",
+             gq_integrand_formula(f), box->a[0], box->b[0], box->a[1], box->b[1], estimate, rule,
+             (unsigned long long)box->n[0], (unsigned long long)box->n[1]);
+    return plot_heat_map(path, title, f, box->a, box->b);
+  }
+  snprintf(title, sizeof title, "f = %s on [%g, %g]: integral %.10g (%s, n = %llu)", gq_integrand_formula(f),
+           box->a[0], box->b[0], estimate, rule, (unsigned long long)box->n[0]);
+  enum { POINTS = 2001 };
+  static plot_series s;
+  plot_series_init(&s);
+  for (int k = 0; k < POINTS; k++) {
+    const double x = k == POINTS - 1 ? box->b[0] : box->a[0] + (box->b[0] - box->a[0]) * k / (POINTS - 1);
+    plot_series_add(&s, x, gq_integrand_eval(f, x));
+  }
+  return plot_curve(path, title, xlabel, ylabel, &s, 1);
+}
+
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o)
 {
   const char *device_text = o->device_text, *precision_text = o->precision_text;
@@ -290,6 +338,8 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   if (o->cumulative.cumulative && !line)
     return cli_error(EXIT_USAGE, "--cumulative: a cumulative integral is one-dimensional, with the trapezoid or "
                      "simpson rule");
+  if (o->plot && (rc = plot_check_box(o->plot, &box)) != EXIT_OK)
+    return rc;
 
   /* problem -> backend */
   gq_context *ctx;
@@ -429,6 +479,8 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     printf("  wall time    %.4g ms\n", wall_ms);
   }
   gq_context_free(ctx);
+  if (o->plot && (rc = plot_integrand(o->plot, f, &box, rule_name, r.result)) != EXIT_OK)
+    return rc;
   if (!passed) {
     fprintf(stderr, "gpuquad: %s\n", outcome.message);
     return EXIT_CHECK;

@@ -14,7 +14,9 @@
 #include "cli.h"
 #include "progress.h"
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
+#include "mc_plot.h"
 #include "numparse.h"
+#include "plot.h"
 
 void usage_mc(FILE *out)
 {
@@ -73,8 +75,11 @@ void usage_mc(FILE *out)
         "                       a sweep: one run per value (several: their product),\n"
         "                       in one process; --a/--b may use the parameters\n"
         "  --csv                a sweep's results as CSV (--json: JSON Lines)\n"
-        "  --plot=FILE          a sweep's integrals, with error bars, against the\n"
-        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
+        "  --plot=FILE          draw into FILE.png or FILE.svg (gnuplot): the running\n"
+        "                       estimate +/- its standard error against n (plain: over\n"
+        "                       the first n/2, n/4, ... samples, a run as long again;\n"
+        "                       Sobol: the scramblings so far; VEGAS: each iteration);\n"
+        "                       a sweep's integrals with error bars, as integrate's\n"
         "  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed or not made, or --tol not reached,\n"
@@ -89,6 +94,7 @@ typedef struct {
   const char *sampler_text, *scramblings_text, *iterations_text, *warmup_text, *bins_text, *alpha_text, *beta_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
+  const char *plot; /* --plot of one run: its running estimate (mc_plot.h) */
 } mc_options;
 
 /* "v" or "v1,v2,...,vD" -> out[0..dims-1]; the count must be 1 or dims. */
@@ -117,7 +123,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
 {
   mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "plain", NULL, "auto", "double", NULL,
-                  "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms};
+                  "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms, NULL};
   int help = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
@@ -163,7 +169,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   }
   if (!o.fname)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
-  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
     /* Sweeps draw plain Philox samples; VEGAS and Sobol are refused rather
      * than silently replaced. */
     const char *adaptive[][2] = {{"sampler", o.sampler_text},   {"scramblings", o.scramblings_text},
@@ -185,6 +191,8 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   uint64_t dims;
   if (gq_parse_count(o.dim_text, GQ_MC_MAX_DIMS, &dims, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--dim=%s: %s", o.dim_text, err);
+  if ((o.plot = plot) && plot_check(plot) != EXIT_OK)
+    return EXIT_USAGE;
   gq_integrand *f = NULL;
   gq_parse_error perr;
   cli_params resolved;
@@ -362,6 +370,9 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
+  static mc_trace trace; /* --plot: VEGAS's and Sobol's reports */
+  if (o->plot)
+    mc_trace_attach(&trace, &opt);
   gq_mc_result r;
   gq_vegas_result vr;
   int status;
@@ -516,6 +527,13 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
       printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g samples/s)\n", r.kernel_ms, sps);
     printf("  wall time    %.4g ms\n", wall_ms);
+  }
+  if (o->plot) {
+    const mc_sampler sampler = how.vegas ? MC_VEGAS : how.sobol ? MC_SOBOL : MC_PLAIN;
+    if ((rc = mc_plot(o->plot, ctx, f, &opt, sampler, &trace, &r, has_exact ? exact : NAN)) != EXIT_OK) {
+      gq_context_free(ctx);
+      return rc;
+    }
   }
   gq_context_free(ctx);
   if (tol_missed)
