@@ -42,6 +42,14 @@ expect_usage "integrate --b=inf --plot" "finite limits" integrate --f='exp(-x)' 
 run "$G" integrate --f='sin(5*x)*exp(-x)' --a=0 --b=6 --n=1e5 --cumulative --device=cpu --plot="$d/F.svg"
 check "integrate --cumulative --plot: F(x)" svg_has "$d/F.svg" "F(x)" "F(x) = integral of sin(5*x)*exp(-x) from 0 to x"
 
+run "$G" integrate --f='exp(-x)*cos(5*x)' --a=0 --b=2 --study --n=4096 --device=cpu --plot="$d/study.svg"
+check "integrate --study --plot: exit 0" test "$rc" -eq 0
+check "  error against n on log axes, each rule with its order, the slopes, the floor" svg_has "$d/study.svg" \
+  "n (intervals, or Gauss-Legendre panels)" ">error<" "trapezoid (order 2)" "simpson (order 4)" "boole (order 6)" \
+  "gauss-legendre:4 (order 8)" "dashed: n^-order" "rounding: 64 ulps" "2^12"
+run "$G" integrate --f='sqrt(x)' --study --rule=simpson --n=1024 --device=cpu --plot="$d/study.png"
+check "  --rule=simpson, a PNG" is_png "$d/study.png"
+
 # mc: the running estimate; the printed result is the run's, with or without --plot
 run "$G" mc --f='exp(-x1*x1-x2*x2)' --dim=2 --a=-2 --b=2 --n=200000 --seed=4 --device=cpu --quiet --plot="$d/mc.svg"
 plain=$("$G" mc --f='exp(-x1*x1-x2*x2)' --dim=2 --a=-2 --b=2 --n=200000 --seed=4 --device=cpu --quiet)

@@ -14,6 +14,7 @@
 #include "numparse.h"
 #include "plot.h"
 #include "plots.h"
+#include "study.h"
 
 void usage_integrate(FILE *out)
 {
@@ -78,6 +79,9 @@ void usage_integrate(FILE *out)
         "                       (a heat map in 2-D); F(x) with --cumulative; a sweep's\n"
         "                       estimates with error bars against its first swept\n"
         "                       parameter, a curve per value of the others\n"
+        "  --study              each rule's error against n = 4, 8, ... up to --n\n"
+        "                       (default 2^20) and the order it shows (1-D; --rule:\n"
+        "                       that rule only); --plot draws it on log axes\n"
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
@@ -108,6 +112,8 @@ typedef struct {
   double t_start_ms;
   cli_cumulative cumulative;
   const char *plot; /* --plot of one integral: f on its interval or box (plots.h) */
+  int study;        /* --study: errors against n (study.h)                       */
+  int rule_given;   /* --rule on the command line: the one rule a study runs      */
 } integrate_options;
 
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o);
@@ -118,7 +124,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return cmd_integrate_data(argc, argv, first, t_start_ms);
   if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
     return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
-  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}, NULL};
+  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}, NULL, 0, 0};
+  const char *default_rule = o.rule_text;
   int help = 0, list = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
@@ -142,6 +149,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"help", OPT_FLAG, NULL, &help, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"plot", OPT_VALUE, &plot, NULL, 0},
+    {"study", OPT_FLAG, NULL, &o.study, 1},
     CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
   char err[256];
@@ -159,9 +167,10 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return EXIT_OK;
   }
 
+  o.rule_given = o.rule_text != default_rule;
   if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
-    if (o.cumulative.cumulative)
-      return cli_error(EXIT_USAGE, "--cumulative: one integral at a time, not a sweep");
+    if (o.cumulative.cumulative || o.study)
+      return cli_error(EXIT_USAGE, "%s: one integral at a time, not a sweep", o.study ? "--study" : "--cumulative");
     batch_problem p = {BATCH_INTEGRATE, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, o.rule_text,
                        o.precision_text, .check = o.check, .nparams = nparams};
     memcpy(p.params, params, (size_t)nparams * sizeof *params);
@@ -338,7 +347,10 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   if (o->cumulative.cumulative && !line)
     return cli_error(EXIT_USAGE, "--cumulative: a cumulative integral is one-dimensional, with the trapezoid or "
                      "simpson rule");
-  if (o->plot && (rc = plot_check_box(o->plot, &box)) != EXIT_OK)
+  if (o->study && (dims != 1 || o->cumulative.cumulative))
+    return cli_error(EXIT_USAGE, "--study: %s", dims != 1 ? "a study is of one-dimensional rules (--dim=1)"
+                                                          : "one or the other of --study and --cumulative");
+  if (o->plot && (rc = o->study ? plot_check(o->plot) : plot_check_box(o->plot, &box)) != EXIT_OK)
     return rc;
 
   /* problem -> backend */
@@ -348,6 +360,12 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
+  if (o->study) { /* src/cli/study.c: n up to --n (default 2^20) */
+    rc = integrate_study(ctx, f, a, b, o->n_text ? n : UINT64_C(1) << 20, o->rule_given ? o->rule_text : NULL,
+                         precision, json, o->plot);
+    gq_context_free(ctx);
+    return rc;
+  }
   if (o->cumulative.cumulative) { /* src/cli/cumulative.c */
     rc = cli_cumulative_run(ctx, f, a, b, n, spec.rule, precision, &o->cumulative, check, quiet, json,
                             o->t_start_ms);

@@ -145,3 +145,52 @@ int plot_running(const char *path, const char *title, const char *label, int bar
   fputc('\n', g);
   return plot_close(g, path);
 }
+
+enum { SLOPE_ABOVE = 4 };
+
+int plot_study(const char *path, const char *title, const plot_study_rule *rules, int count, double floor,
+               const char *floor_label)
+{
+  static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  FILE *g = plot_open(path);
+  if (!g)
+    return EXIT_RUNTIME;
+  for (int k = 0; k < count; k++) {
+    const plot_study_rule *r = &rules[k];
+    fprintf(g, "$e%d << EOD\n", k);
+    for (int j = 0; j < r->count; j++)
+      fprintf(g, "%.17g %.17g\n", r->n[j], fmax(r->error[j], floor));
+    /* the expected slope, parallel to the errors, SLOPE_ABOVE times above
+     * the last point well clear of rounding (the first ones may not be in
+     * the asymptotic range yet; on the points it would hide under them),
+     * drawn over every n where it stays above the floor */
+    fprintf(g, "EOD\n$s%d << EOD\n", k);
+    int anchor = 0;
+    for (int j = 0; j < r->count; j++)
+      if (r->error[j] > 100.0 * floor)
+        anchor = j;
+    for (int j = 0; j < r->count; j++) {
+      const double slope = SLOPE_ABOVE * r->error[anchor] * pow(r->n[anchor] / r->n[j], r->order);
+      if (slope >= floor)
+        fprintf(g, "%.17g %.17g\n", r->n[j], slope);
+    }
+    fputs("EOD\n", g);
+  }
+  head(g, title, "n (intervals, or Gauss-Legendre panels)", "error");
+  fprintf(g, "set logscale y 10\nset format y '1e%%T'\nset logscale x 2\nset format x '2^%%L'\n"
+             "set key top right box opaque\nset yrange [%.3g:*]\nset offsets graph 0.02, graph 0.02, 0, 0\n",
+          floor / 4);
+  fputs("plot ", g);
+  for (int k = 0; k < count; k++) {
+    const char *colour = colours[k % 6];
+    fprintf(g, "%s$e%d using 1:2 with linespoints pointtype 7 pointsize 0.7 linecolor rgb '%s' title '%s (order %d)', "
+               "$s%d using 1:2 with lines dashtype 2 linecolor rgb '%s' notitle",
+            k ? ", " : "", k, colour, rules[k].name, rules[k].order, k, colour);
+  }
+  fprintf(g, ", NaN with lines dashtype 2 linecolor rgb '#000000' title 'dashed: n^-order, x%d above the errors'",
+          SLOPE_ABOVE);
+  fprintf(g, ", %.17g with lines linecolor rgb '#999999' dashtype 3 title ", floor);
+  plot_string(g, floor_label);
+  fputc('\n', g);
+  return plot_close(g, path);
+}

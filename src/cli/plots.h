@@ -38,4 +38,17 @@ int plot_heat_map(const char *path, const char *title, const gq_integrand *f, co
 int plot_running(const char *path, const char *title, const char *label, int bars, const double *n,
                  const double *estimate, const double *se, int count, double final, double exact);
 
+/* integrate --study: each rule's errors against n on log axes, and the
+ * slope n^-order of its expected order through its first point, drawn down
+ * to floor (rounding: errors below it are drawn at it). */
+#define PLOT_STUDY_MAX 64
+typedef struct {
+  char name[32];
+  int order;
+  double n[PLOT_STUDY_MAX], error[PLOT_STUDY_MAX];
+  int count;
+} plot_study_rule;
+int plot_study(const char *path, const char *title, const plot_study_rule *rules, int count, double floor,
+               const char *floor_label);
+
 #endif
