@@ -35,6 +35,11 @@ check "integrate --dim=2 --plot: a heat map over x1, x2" sh -c '[ "$1" -eq 0 ]' 
 check "  its labels" svg_has "$d/f2.svg" "x1" "x2" "f(x1, x2)" "[-2, 2] x [-2, 2]"
 run "$G" integrate --f='x1*x2' --dim=2 --n=50 --device=cpu --plot="$d/f2.png"
 check "  and a PNG" is_png "$d/f2.png"
+run "$G" integrate --f='1/sqrt(x1*x2+1e-3)' --dim=2 --a=0 --b=1 --rule=adaptive --device=cpu --plot="$d/ad.svg"
+check "--rule=adaptive --plot: the heat map, the evaluations in the title" svg_has "$d/ad.svg" "f(x1, x2)" \
+  "(adaptive, genz-malik 7-5, "
+expect_usage "--rule=adaptive --dim=3 --plot" "1 or 2 dimensions, not 3" \
+  integrate --f='x1*x2*x3' --dim=3 --rule=adaptive --device=cpu --plot="$d/ad3.png"
 expect_usage "integrate --dim=3 --plot" "1 or 2 dimensions, not 3" \
   integrate --f='x1*x2*x3' --dim=3 --n=10 --device=cpu --plot="$d/f3.png"
 check "  nothing written" test ! -e "$d/f3.png"

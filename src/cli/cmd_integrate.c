@@ -278,46 +278,6 @@ void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
   json_raw(w, key, arr);
 }
 
-/* --plot of one integral: f can be drawn on a finite interval or a finite
- * 2-D box; refused before any work otherwise. */
-static int plot_check_box(const char *path, const gq_box *box)
-{
-  const int rc = plot_check(path);
-  if (rc != EXIT_OK)
-    return rc;
-  if (box->dims > 2)
-    return cli_error(EXIT_USAGE, "--plot=%s: f can be drawn in 1 or 2 dimensions, not %d (leave --plot out)", path,
-                     box->dims);
-  for (int d = 0; d < box->dims; d++)
-    if (!isfinite(box->a[d]) || !isfinite(box->b[d]))
-      return cli_error(EXIT_USAGE, "--plot=%s: f is drawn on finite limits, not [%g, %g]", path, box->a[d],
-                       box->b[d]);
-  return EXIT_OK;
-}
-
-/* f over the box, titled with the integral found. */
-static int plot_integrand(const char *path, const gq_integrand *f, const gq_box *box, const char *rule,
-                          double estimate)
-{
-  char title[512], xlabel[] = "x", ylabel[] = "f(x)";
-  if (box->dims == 2) {
-    snprintf(title, sizeof title, "f = %s on [%g, %g] x [%g, %g]: integral %.10g (%s, n = %llu x %llu)",
-             gq_integrand_formula(f), box->a[0], box->b[0], box->a[1], box->b[1], estimate, rule,
-             (unsigned long long)box->n[0], (unsigned long long)box->n[1]);
-    return plot_heat_map(path, title, f, box->a, box->b);
-  }
-  snprintf(title, sizeof title, "f = %s on [%g, %g]: integral %.10g (%s, n = %llu)", gq_integrand_formula(f),
-           box->a[0], box->b[0], estimate, rule, (unsigned long long)box->n[0]);
-  enum { POINTS = 2001 };
-  static plot_series s;
-  plot_series_init(&s);
-  for (int k = 0; k < POINTS; k++) {
-    const double x = k == POINTS - 1 ? box->b[0] : box->a[0] + (box->b[0] - box->a[0]) * k / (POINTS - 1);
-    plot_series_add(&s, x, gq_integrand_eval(f, x));
-  }
-  return plot_curve(path, title, xlabel, ylabel, &s, 1);
-}
-
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o)
 {
   const char *device_text = o->device_text, *precision_text = o->precision_text;
@@ -350,7 +310,7 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   if (o->study && (dims != 1 || o->cumulative.cumulative))
     return cli_error(EXIT_USAGE, "--study: %s", dims != 1 ? "a study is of one-dimensional rules (--dim=1)"
                                                           : "one or the other of --study and --cumulative");
-  if (o->plot && (rc = o->study ? plot_check(o->plot) : plot_check_box(o->plot, &box)) != EXIT_OK)
+  if (o->plot && (rc = o->study ? plot_check(o->plot) : plot_integrand_check(o->plot, dims, box.a, box.b)) != EXIT_OK)
     return rc;
 
   /* problem -> backend */
@@ -497,7 +457,13 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     printf("  wall time    %.4g ms\n", wall_ms);
   }
   gq_context_free(ctx);
-  if (o->plot && (rc = plot_integrand(o->plot, f, &box, rule_name, r.result)) != EXIT_OK)
+  char how[96];
+  if (dims == 2)
+    snprintf(how, sizeof how, "%s, n = %llu x %llu", rule_name, (unsigned long long)box.n[0],
+             (unsigned long long)box.n[1]);
+  else
+    snprintf(how, sizeof how, "%s, n = %llu", rule_name, (unsigned long long)n);
+  if (o->plot && (rc = plot_integrand(o->plot, f, dims, box.a, box.b, how, r.result)) != EXIT_OK)
     return rc;
   if (!passed) {
     fprintf(stderr, "gpuquad: %s\n", outcome.message);

@@ -86,6 +86,41 @@ int plot_curve(const char *path, const char *title, const char *xlabel, const ch
   return plot_close(g, path);
 }
 
+int plot_integrand_check(const char *path, int dims, const double *a, const double *b)
+{
+  const int rc = plot_check(path);
+  if (rc != EXIT_OK)
+    return rc;
+  if (dims > 2)
+    return cli_error(EXIT_USAGE, "--plot=%s: f can be drawn in 1 or 2 dimensions, not %d (leave --plot out)", path,
+                     dims);
+  for (int d = 0; d < dims; d++)
+    if (!isfinite(a[d]) || !isfinite(b[d]))
+      return cli_error(EXIT_USAGE, "--plot=%s: f is drawn on finite limits, not [%g, %g]", path, a[d], b[d]);
+  return EXIT_OK;
+}
+
+int plot_integrand(const char *path, const gq_integrand *f, int dims, const double *a, const double *b,
+                   const char *how, double estimate)
+{
+  char title[512];
+  if (dims == 2) {
+    snprintf(title, sizeof title, "f = %s on [%g, %g] x [%g, %g]: integral %.10g (%s)", gq_integrand_formula(f), a[0],
+             b[0], a[1], b[1], estimate, how);
+    return plot_heat_map(path, title, f, a, b);
+  }
+  snprintf(title, sizeof title, "f = %s on [%g, %g]: integral %.10g (%s)", gq_integrand_formula(f), a[0], b[0],
+           estimate, how);
+  enum { POINTS = 2001 };
+  static plot_series s;
+  plot_series_init(&s);
+  for (int k = 0; k < POINTS; k++) {
+    const double x = k == POINTS - 1 ? b[0] : a[0] + (b[0] - a[0]) * k / (POINTS - 1);
+    plot_series_add(&s, x, gq_integrand_eval(f, x));
+  }
+  return plot_curve(path, title, "x", "f(x)", &s, 1);
+}
+
 int plot_heat_map(const char *path, const char *title, const gq_integrand *f, const double *a, const double *b)
 {
   enum { GRID = 161 };

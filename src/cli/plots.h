@@ -23,6 +23,15 @@ void plot_series_init(plot_series *s);
 /* Element i of the sequence (x its abscissa). */
 void plot_series_add(plot_series *s, double x, double y);
 
+/* integrate --plot: f can be drawn on a finite interval or a finite 2-D
+ * box; refused (one line, EXIT_USAGE) before any work otherwise, as a bad
+ * name or no gnuplot are (plot_check). */
+int plot_integrand_check(const char *path, int dims, const double *a, const double *b);
+/* f over [a, b] (a curve, the area shaded) or the box (a heat map), the
+ * title naming the integral found and how ("simpson, n = 1000"). */
+int plot_integrand(const char *path, const gq_integrand *f, int dims, const double *a, const double *b,
+                   const char *how, double estimate);
+
 /* A curve: title, axis labels; filled down to y = 0 when fill (an integral
  * is the area under it).  An exit status. */
 int plot_curve(const char *path, const char *title, const char *xlabel, const char *ylabel, const plot_series *s,
