@@ -2,7 +2,8 @@
 # gnuplot is not installed): each figure is a PNG (its magic bytes, not
 # empty) or an SVG that parses and holds the expected titles and axis labels;
 # the printed results do not change with --plot; bad names, more than two
-# dimensions, infinite limits and a missing gnuplot are one line and exit 2.
+# dimensions, infinite limits, a missing gnuplot and ranks under mpirun are
+# one line and exit 2.
 . "$TESTS_SRC/tap.sh"
 command -v gnuplot >/dev/null 2>&1 || { echo "1..0 # SKIP gnuplot is not installed"; exit 77; }
 d=$tap_tmp
@@ -92,4 +93,11 @@ for c in "integrate --f=sin" "mc --f=x1" "scan --gen=uniform --n=10" "hist --gen
   check "no gnuplot on PATH: $c --plot is one line, exit 2" sh -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | wc -l)" -eq 1 ] && printf "%s\n" "$2" | grep -q "gnuplot was not found on PATH"' _ "$rc" "$err"
 done
 check "  nothing written" test ! -e "$d/none.png"
+if [ -n "${MPIRUN:-}" ]; then # several ranks would each start gnuplot on the one file
+  export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
+  run timeout 120 "$MPIRUN" --oversubscribe -np 2 "$G" integrate --f=sin --device=cpu --plot="$d/mpi.png"
+  check "mpirun -np 2 ... --plot: exit 2, one process draws" sh -c '[ "$1" -eq 2 ] && printf "%s
+" "$2" | grep -q "draw from one process, not 2 ranks"' _ "$rc" "$err"
+fi
 finish

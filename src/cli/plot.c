@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi.h"
 #include "plot.h"
 
 /* The full path of gnuplot on PATH into buf; 0 if there is none. */
@@ -40,6 +41,10 @@ static const char *terminal_of(const char *path)
 
 int plot_check(const char *path)
 {
+  /* under mpirun every rank would start its own gnuplot on the one file */
+  if (cli_mpi_ranks() > 1)
+    return cli_error(EXIT_USAGE, "--plot=%s: draw from one process, not %d ranks under mpirun", path,
+                     cli_mpi_ranks());
   if (!terminal_of(path))
     return cli_error(EXIT_USAGE, "--plot=%s: expected a FILE.png or FILE.svg", path);
   for (const unsigned char *p = (const unsigned char *)path; *p; p++)

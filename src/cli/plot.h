@@ -11,7 +11,8 @@
 #include "cli.h"
 
 /* Bad input, found before any work: a name that is not FILE.png or
- * FILE.svg, or that gnuplot's quoting cannot carry; no gnuplot on PATH.
+ * FILE.svg, or that gnuplot's quoting cannot carry; no gnuplot on PATH;
+ * several ranks under mpirun.
  * EXIT_USAGE after a one-line message, EXIT_OK otherwise. */
 int plot_check(const char *path);
 
