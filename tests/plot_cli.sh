@@ -79,6 +79,8 @@ run "$G" integrate --f='sin(k*x)*c' --a=0 --b=1 --n=1000 --param k=1:5:1 --param
 check "a sweep over k and c: exit 0" test "$rc" -eq 0
 check "  k on x, one curve per c, the expression as title" svg_has "$d/sweep.svg" ">k<" "c=1" "c=2" \
   "integrate sin(k*x)*c" "estimate +/- error estimate"
+run "$G" mc --f='x1*k' --n=10000 --param k=1:3:1 --device=cpu --plot="$d/mcsweep.svg"
+check "an mc sweep: its bars are standard errors" svg_has "$d/mcsweep.svg" "integral +/- standard error" "mc x1*k"
 run "$G" hist --gen=normal --n=10000 --bins=20 --device=cpu --plot="$d/h.png"
 check "hist --plot: a PNG still" is_png "$d/h.png"
 

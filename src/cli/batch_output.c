@@ -187,8 +187,9 @@ static int draw(batch_writer *w)
   plot_string(g, w->title);
   fputs("\nset xlabel ", g);
   plot_string(g, w->axis);
-  fprintf(g, "\nset ylabel 'estimate +/- error estimate'\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n"
-             "set key %s outside right\nplot ", ncurves > 1 ? "on" : "off");
+  fprintf(g, "\nset ylabel '%s'\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n"
+             "set key %s outside right\nplot ",
+          w->mc ? "integral +/- standard error" : "estimate +/- error estimate", ncurves > 1 ? "on" : "off");
   for (int k = 0; k < ncurves; k++) {
     fprintf(g, "%s$c%d using 1:2:3 with yerrorlines pointtype 7 pointsize 0.6 title ", k ? ", " : "", k);
     plot_string(g, curves[k]);

@@ -380,6 +380,7 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
         snprintf(w->axis, sizeof w->axis, "%s", s.axis[k].name);
     snprintf(w->title, sizeof w->title, "%s %s", p->command == BATCH_MC ? "mc" : "integrate",
              p->f ? p->f : "circle");
+    w->mc = p->command == BATCH_MC;
   }
   char text[CLI_MAX_PARAMS][96];
   const char *defs[CLI_MAX_PARAMS];
