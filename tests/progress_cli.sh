@@ -38,9 +38,9 @@ always() {
   check "  the same output: $(head -c 60 "$d/never.kept")" cmp -s "$d/always.kept" "$d/never.kept"
 }
 
-always "integrate, n = 3e7" points integrate --f='sin(x)*exp(-x)' --a=0 --b=3 --n=30000000 --device=cpu --quiet
+always "integrate, n = 1e7" points integrate --f='sin(x)*exp(-x)' --a=0 --b=3 --n=10000000 --device=cpu --quiet
 always "integrate a 2-D box" points integrate --f='exp(-x1*x2)' --dim=2 --n=2000 --device=cpu --quiet
-always "mc, n = 2e7" samples mc --f='x1*x2' --dim=2 --n=20000000 --seed=3 --device=cpu --quiet
+always "mc, n = 1e7" samples mc --f='x1*x2' --dim=2 --n=10000000 --seed=3 --device=cpu --quiet
 always "mc --method=vegas" iterations mc --f='exp(-x1*x1-x2*x2)' --dim=2 --n=300000 --method=vegas --device=cpu --quiet
 always "adaptive cubature" evaluations integrate --f='1/sqrt(x1*x2+1e-6)' --dim=2 --a=0 --b=1 --rule=adaptive \
   --epsrel=1e-8 --device=cpu --quiet
