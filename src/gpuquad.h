@@ -1167,6 +1167,29 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
                            const double *values, size_t count, gq_rule_spec spec, const gq_box *box,
                            gq_precision precision, gq_rule_result *results, int *statuses);
 
+/* ---- progress and plots ---- */
+/* Progress of long work (issue 24): fn(done, total, unit, user) is called on
+ * the calling thread, between pieces of work, never from a kernel or a
+ * worker thread: after parts of the CPU backend's loop over grid points
+ * (gq_integrate_*, unit "points"), after each batch of Monte Carlo samples
+ * ("samples"), each VEGAS iteration ("iterations"), each adaptive pass
+ * ("evaluations"), each chunk read by gq_*_stream ("bytes").  Within one
+ * task done never decreases and never passes a nonzero total; total is 0
+ * where the work is not known in advance (adaptive cubature, which stops
+ * at its tolerance; a stream of text).  A task that ends, at its planned
+ * size or early (a tolerance met), ends with a call where done == total.
+ * One library call may run a few tasks in turn (a reference, a second
+ * pass), each starting again from 0.  Results are bitwise the same with or
+ * without a callback; unset (fn NULL, the default) it costs a test per
+ * piece.  GQ_EINVAL for a NULL context. */
+typedef void gq_progress_fn(uint64_t done, uint64_t total, const char *unit, void *user);
+int gq_context_set_progress(gq_context *ctx, gq_progress_fn *fn, void *user);
+
+/* f at the point x[0 .. gq_integrand_dims(f) - 1], on the host, in double
+ * (what a plot of f draws; gq_integrand_eval is the line's x).  NaN for a
+ * NULL argument. */
+double gq_integrand_eval_point(const gq_integrand *f, const double *x);
+
 #ifdef __cplusplus
 }
 #endif

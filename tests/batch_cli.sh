@@ -91,9 +91,9 @@ printf '#!/bin/sh\ncat >"%s/script.gp"\n' "$tap_tmp" >"$tap_tmp/bin/gnuplot"
 chmod +x "$tap_tmp/bin/gnuplot"
 run env PATH="$tap_tmp/bin:$PATH" "$GPUQUAD" --f="$F" --b=pi --n=1e4 --param k=1:3:1 --plot="$tap_tmp/s.svg" --device=cpu
 check "--plot: exit 0, the table still printed" sh -c '[ "$1" -eq 0 ] && [ "$(printf "%s\n" "$2" | wc -l)" -eq 4 ]' _ "$rc" "$out"
-check "--plot: gnuplot gets the svg terminal, the file, k as x and 3 points with error bars" sh -c '
+check "--plot: gnuplot gets the svg terminal, the file, k as x and 3 points with error bars (lines)" sh -c '
   grep -q "^set terminal svg" "$1" && grep -q "^set output .$2.$" "$1" && grep -q "^set xlabel .k.$" "$1" &&
-  grep -q "yerrorbars" "$1" && [ "$(grep -c "^[123] " "$1")" -eq 3 ]' _ "$tap_tmp/script.gp" "$tap_tmp/s.svg"
+  grep -q "yerrorlines" "$1" && [ "$(grep -c "^[123] " "$1")" -eq 3 ]' _ "$tap_tmp/script.gp" "$tap_tmp/s.svg"
 run env PATH="$tap_tmp/bin:$PATH" "$GPUQUAD" --f="$F" --b=pi --param k=2 --csv --plot="$tap_tmp/s.svg" --device=cpu
 check "--plot with no parameter that takes several values: exit 2" test "$rc" -eq 2
 g --f='sin(q*x)' --param k=1:2:1 --device=cpu --json

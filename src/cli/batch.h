@@ -45,6 +45,8 @@ typedef struct {
   const char *plot; /* --plot FILE: the sweep's points, drawn at the end   */
   FILE *points;    /* the points for the plot, while they are written     */
   char axis[64];   /* the swept parameter that is the plot's x axis        */
+  char title[256]; /* the plot's title: the command and expression given  */
+  int mc;          /* the plot's error bars are standard errors           */
 } batch_writer;
 
 /* Run every problem of p's sweep on ctx, one record each; line is the batch

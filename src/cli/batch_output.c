@@ -1,7 +1,7 @@
 /* batch_output.c — the records of a sweep or a batch file: JSON Lines (one
  * object per problem, in input order), CSV (a header, then a row each) or
  * a table; and a sweep's --plot, the estimate with its error bars against
- * the swept parameter, drawn by gnuplot (hist_plot.c finds it). */
+ * the swept parameter, drawn by gnuplot (plot.c starts it). */
 #include "config.h"
 
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "batch.h"
-#include "hist_plot.h"
+#include "plot.h"
 
 int batch_writer_open(batch_writer *w, FILE *out, batch_format format, const char *plot)
 {
@@ -18,7 +18,7 @@ int batch_writer_open(batch_writer *w, FILE *out, batch_format format, const cha
   w->format = format;
   w->plot = plot;
   if (plot) {
-    const int rc = hist_plot_check(plot);
+    const int rc = plot_check(plot);
     if (rc != EXIT_OK)
       return rc;
     if (!(w->points = tmpfile()))
@@ -124,32 +124,78 @@ void batch_write(batch_writer *w, const batch_record *r)
             r->error_estimate, r->check, r->message);
   }
   w->records++;
-  if (w->points && isfinite(r->x) && isfinite(r->estimate))
-    fprintf(w->points, "%.17g %.17g %.17g\n", r->x, r->estimate,
-            isfinite(r->error_estimate) ? r->error_estimate : 0.0);
+  if (w->points && isfinite(r->x) && isfinite(r->estimate)) {
+    /* x, the estimate, its error, then the curve: the other parameters' values */
+    fprintf(w->points, "%.17g %.17g %.17g ", r->x, r->estimate, isfinite(r->error_estimate) ? r->error_estimate : 0.0);
+    const size_t axis_len = strlen(w->axis);
+    int others = 0;
+    for (const char *p = r->params; *p;) {
+      const size_t len = strcspn(p, " ");
+      if (!(len > axis_len && strncmp(p, w->axis, axis_len) == 0 && p[axis_len] == '='))
+        fprintf(w->points, "%s%.*s", others++ ? " " : "", (int)len, p);
+      p += len + (p[len] == ' ');
+    }
+    fputc('\n', w->points);
+  }
+}
+
+/* One curve per combination of the other parameters, in the order they
+ * first appear; beyond MAX_CURVES a legend would say nothing: one series. */
+enum { MAX_CURVES = 24 };
+
+/* The next row of the points ("x estimate error KEY") into row; its KEY,
+ * the curve it belongs to, or NULL at the end. */
+static const char *next_point(FILE *points, char *row, size_t size)
+{
+  if (!fgets(row, (int)size, points))
+    return NULL;
+  row[strcspn(row, "\n")] = '\0';
+  const char *key = row;
+  for (int field = 0; field < 3; field++)
+    key += strcspn(key, " ") + (key[strcspn(key, " ")] == ' ');
+  return key;
 }
 
 static int draw(batch_writer *w)
 {
-  char gnuplot[4096], command[4200], row[256];
-  if (!cli_find_gnuplot(gnuplot, sizeof gnuplot))
-    return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH", w->plot);
-  snprintf(command, sizeof command, "'%s'", gnuplot);
-  fflush(NULL);
-  FILE *g = popen(command, "w");
-  if (!g)
-    return cli_error(EXIT_RUNTIME, "--plot: cannot start %s", gnuplot);
-  fprintf(g, "set terminal %s\nset output '%s'\nset key off\nset xlabel '%s'\nset ylabel 'estimate'\n"
-             "plot '-' using 1:2:3 with yerrorbars pointtype 7 pointsize 0.5\n",
-          cli_plot_terminal(w->plot), w->plot, w->axis);
+  char row[1024], curves[MAX_CURVES][512];
+  int ncurves = 0, too_many = 0;
   rewind(w->points);
-  while (fgets(row, sizeof row, w->points))
-    fputs(row, g);
-  fputs("e\n", g);
-  const int status = pclose(g);
-  if (status != 0)
-    return cli_error(EXIT_RUNTIME, "--plot=%s: gnuplot failed (status %d)", w->plot, status);
-  return EXIT_OK;
+  for (const char *key; (key = next_point(w->points, row, sizeof row)) != NULL;) {
+    int k = 0;
+    while (k < ncurves && strcmp(curves[k], key) != 0)
+      k++;
+    if (k == ncurves && ncurves < MAX_CURVES)
+      snprintf(curves[ncurves++], sizeof curves[0], "%s", key);
+    else if (k == ncurves)
+      too_many = 1;
+  }
+  if (too_many)
+    ncurves = 1;
+  FILE *g = plot_open(w->plot);
+  if (!g)
+    return EXIT_RUNTIME;
+  for (int k = 0; k < ncurves; k++) {
+    fprintf(g, "$c%d << EOD\n", k);
+    rewind(w->points);
+    for (const char *key; (key = next_point(w->points, row, sizeof row)) != NULL;)
+      if (too_many || strcmp(key, curves[k]) == 0)
+        fprintf(g, "%.*s\n", (int)(key - row), row);
+    fputs("EOD\n", g);
+  }
+  fputs("set title ", g);
+  plot_string(g, w->title);
+  fputs("\nset xlabel ", g);
+  plot_string(g, w->axis);
+  fprintf(g, "\nset ylabel '%s'\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n"
+             "set key %s outside right\nplot ",
+          w->mc ? "integral +/- standard error" : "estimate +/- error estimate", ncurves > 1 ? "on" : "off");
+  for (int k = 0; k < ncurves; k++) {
+    fprintf(g, "%s$c%d using 1:2:3 with yerrorlines pointtype 7 pointsize 0.6 title ", k ? ", " : "", k);
+    plot_string(g, curves[k]);
+  }
+  fputc('\n', g);
+  return plot_close(g, w->plot);
 }
 
 int batch_writer_close(batch_writer *w)

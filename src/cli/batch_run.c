@@ -17,6 +17,7 @@
 #include "lib/expr/expr.h"
 #include "lib/packed.h"
 #include "numparse.h"
+#include "progress.h"
 
 void batch_problem_init(batch_problem *p, batch_command command)
 {
@@ -456,6 +457,9 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
     for (int k = 0; k < s.naxes && !w->axis[0]; k++)
       if (s.axis[k].count > 1)
         snprintf(w->axis, sizeof w->axis, "%s", s.axis[k].name);
+    snprintf(w->title, sizeof w->title, "%s %s", p->command == BATCH_MC ? "mc" : "integrate",
+             p->f ? p->f : "circle");
+    w->mc = p->command == BATCH_MC;
   }
   char text[CLI_MAX_PARAMS][96];
   const char *defs[CLI_MAX_PARAMS];
@@ -478,6 +482,8 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
         if (strcmp(s.axis[k].name, w->axis) == 0)
           r.x = values[k];
       }
+      if (s.problems > 1) /* a sweep's progress: its integrals */
+        cli_progress_problems(ctx, i, s.problems);
       gq_packed_select(ctx, pk, i - start);
       run_one(ctx, p, defs, (size_t)s.naxes, parsed ? parsed[i - start] : NULL, dims, &r, w);
       if (parsed)
@@ -487,6 +493,10 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
     gq_packed_free(pk);
   }
   free(parsed);
+  if (s.problems > 1) {
+    cli_progress_problems(ctx, s.problems, s.problems);
+    cli_progress_attach(ctx);
+  }
   sweep_free(&s);
 }
 

@@ -92,7 +92,8 @@ const char *cli_jit_name(int jit);
 void cli_jit_note(int jit);
 
 /* Open the context for --device; prints the fallback note for auto.  With
- * --deterministic the context is made deterministic. */
+ * --deterministic the context is made deterministic; --progress is checked
+ * and, when it asks, drawn (progress.h). */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
 
 /* --deterministic (issue 20), every command's flag: one entry of its option

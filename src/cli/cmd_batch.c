@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "json_line.h"
+#include "progress.h"
 
 void usage_batch(FILE *out)
 {
@@ -28,8 +29,10 @@ void usage_batch(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu: for every line\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
         "  --csv                CSV (a header, a row per problem) instead of JSON Lines\n"
-        "  --table              a table instead of JSON Lines\n"
-        "  --help               this help\n"
+        "  --table              a table instead of JSON Lines\n",
+        out);
+  cli_usage_progress(out);
+  fputs("  --help               this help\n"
         "\n"
         "Exit status: the worst of the problems': 0 all ok, 1 some check failed or\n"
         "was not made, 2 some line was bad input (or the file cannot be read),\n"
@@ -186,6 +189,7 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
     {"no-cache", OPT_FLAG, NULL, &no_cache, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"table", OPT_FLAG, NULL, &table, 1},
+    CLI_OPT_PROGRESS,
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];

@@ -11,7 +11,9 @@
 
 #include "lib/io/reader.h" /* the library's whole-input reader (libgpuquad) */
 #include "hist_plot.h"
+#include "plot.h"
 #include "numparse.h"
+#include "progress.h"
 
 void usage_hist(FILE *out)
 {
@@ -50,6 +52,7 @@ void usage_hist(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
         "                       count differs or a sum is beyond its bound\n"
         "  --csv                one row per bin (and under, over, nan) instead of the table\n"
@@ -479,7 +482,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"dtype", OPT_VALUE, &o.dtype, NULL, 0},   {"offset", OPT_VALUE, &o.offset, NULL, 0},
     {"col", OPT_VALUE, &o.col, NULL, 0},       {"gen", OPT_VALUE, &o.gen, NULL, 0},
     {"n", OPT_VALUE, &o.n, NULL, 0},           {"seed", OPT_VALUE, &o.seed, NULL, 0},
-    {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
     {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},
@@ -512,7 +515,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   gq_hist_method method = GQ_HIST_AUTO;
   if (o.method && gq_hist_method_parse(o.method, &method) != GQ_SUCCESS)
     return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o.method);
-  if (o.plot && (rc = hist_plot_check(o.plot)) != EXIT_OK)
+  if (o.plot && (rc = plot_check(o.plot)) != EXIT_OK)
     return rc;
   if (o.range) { /* bad input before any data is read */
     double lo[2], hi[2];

@@ -7,10 +7,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "batch.h" /* sweeps (issue 23) */
 #include "cumulative.h" /* --cumulative (issue 19) */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
+#include "plot.h"
+#include "plots.h"
+#include "study.h"
 
 void usage_integrate(FILE *out)
 {
@@ -52,6 +56,7 @@ void usage_integrate(FILE *out)
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sum accumulated in double\n"
         "  --check, --no-check  compare with the exact or GSL (QAGS) integral (default on;\n"
@@ -70,8 +75,13 @@ void usage_integrate(FILE *out)
         "                       expressions of the parameters (--b=k); a table, or\n"
         "                       JSON Lines (--json), --csv, or the estimates (--quiet)\n"
         "  --csv                a sweep's results as CSV\n"
-        "  --plot=FILE          a sweep's estimates, with error bars, against the\n"
-        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
+        "  --plot=FILE          draw into FILE.png or FILE.svg (gnuplot): f on [a, b]\n"
+        "                       (a heat map in 2-D); F(x) with --cumulative; a sweep's\n"
+        "                       estimates with error bars against its first swept\n"
+        "                       parameter, a curve per value of the others\n"
+        "  --study              each rule's error against n = 4, 8, ... up to --n\n"
+        "                       (default 2^20) and the order it shows (1-D; --rule:\n"
+        "                       that rule only); --plot draws it on log axes\n"
         "  --help               this help; --version: the version\n",
         out);
   cli_cumulative_usage(out);
@@ -101,6 +111,9 @@ typedef struct {
   int check, json, quiet, no_cache;
   double t_start_ms;
   cli_cumulative cumulative;
+  const char *plot; /* --plot of one integral: f on its interval or box (plots.h) */
+  int study;        /* --study: errors against n (study.h)                       */
+  int rule_given;   /* --rule on the command line: the one rule a study runs      */
 } integrate_options;
 
 static int integrate(const gq_integrand *f, int dims, const integrate_options *o);
@@ -111,7 +124,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return cmd_integrate_data(argc, argv, first, t_start_ms);
   if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
     return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
-  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
+  integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}, NULL, 0, 0};
+  const char *default_rule = o.rule_text;
   int help = 0, list = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
@@ -123,7 +137,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"b", OPT_VALUE, &o.b_text, NULL, 0},
     {"n", OPT_VALUE, &o.n_text, NULL, 0},
     {"rule", OPT_VALUE, &o.rule_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
@@ -135,6 +149,7 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"help", OPT_FLAG, NULL, &help, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"plot", OPT_VALUE, &plot, NULL, 0},
+    {"study", OPT_FLAG, NULL, &o.study, 1},
     CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
   char err[256];
@@ -152,14 +167,18 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     return EXIT_OK;
   }
 
-  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
-    if (o.cumulative.cumulative)
-      return cli_error(EXIT_USAGE, "--cumulative: one integral at a time, not a sweep");
+  o.rule_given = o.rule_text != default_rule;
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
+    if (o.cumulative.cumulative || o.study)
+      return cli_error(EXIT_USAGE, "%s: one integral at a time, not a sweep", o.study ? "--study" : "--cumulative");
     batch_problem p = {BATCH_INTEGRATE, o.fname, o.dim_text, o.a_text, o.b_text, o.n_text, o.rule_text,
                        o.precision_text, .check = o.check, .nparams = nparams};
     memcpy(p.params, params, (size_t)nparams * sizeof *params);
     return batch_sweep_command(&p, o.device_text, o.no_cache, batch_format_of(o.json, csv, o.quiet), plot);
   }
+
+  o.plot = plot;
+  o.cumulative.plot = plot;
 
   /* options -> problem */
   gq_integrand *f = NULL;
@@ -288,6 +307,11 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
   if (o->cumulative.cumulative && !line)
     return cli_error(EXIT_USAGE, "--cumulative: a cumulative integral is one-dimensional, with the trapezoid or "
                      "simpson rule");
+  if (o->study && (dims != 1 || o->cumulative.cumulative))
+    return cli_error(EXIT_USAGE, "--study: %s", dims != 1 ? "a study is of one-dimensional rules (--dim=1)"
+                                                          : "one or the other of --study and --cumulative");
+  if (o->plot && (rc = o->study ? plot_check(o->plot) : plot_integrand_check(o->plot, dims, box.a, box.b)) != EXIT_OK)
+    return rc;
 
   /* problem -> backend */
   gq_context *ctx;
@@ -296,6 +320,12 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
+  if (o->study) { /* src/cli/study.c: n up to --n (default 2^20) */
+    rc = integrate_study(ctx, f, a, b, o->n_text ? n : UINT64_C(1) << 20, o->rule_given ? o->rule_text : NULL,
+                         precision, json, o->plot);
+    gq_context_free(ctx);
+    return rc;
+  }
   if (o->cumulative.cumulative) { /* src/cli/cumulative.c */
     rc = cli_cumulative_run(ctx, f, a, b, n, spec.rule, precision, &o->cumulative, check, quiet, json,
                             o->t_start_ms);
@@ -427,6 +457,14 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
     printf("  wall time    %.4g ms\n", wall_ms);
   }
   gq_context_free(ctx);
+  char how[96];
+  if (dims == 2)
+    snprintf(how, sizeof how, "%s, n = %llu x %llu", rule_name, (unsigned long long)box.n[0],
+             (unsigned long long)box.n[1]);
+  else
+    snprintf(how, sizeof how, "%s, n = %llu", rule_name, (unsigned long long)n);
+  if (o->plot && (rc = plot_integrand(o->plot, f, dims, box.a, box.b, how, r.result)) != EXIT_OK)
+    return rc;
   if (!passed) {
     fprintf(stderr, "gpuquad: %s\n", outcome.message);
     return EXIT_CHECK;

@@ -11,8 +11,10 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "progress.h"
 #include "lib/check/check.h"
 #include "numparse.h"
+#include "plots.h"
 
 /* The last --rule decides, as for every option. */
 int integrate_adaptive_wanted(int argc, char **argv, int first)
@@ -31,6 +33,7 @@ typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   const char *epsrel_text, *epsabs_text, *max_evals_text;
   int check, json, quiet, no_cache;
+  const char *plot; /* --plot: f over its interval or box (plots.h) */
 } adaptive_cli;
 
 /* --a, --b (one value for every axis, or one per axis) into opt. */
@@ -90,7 +93,7 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
 
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
 {
-  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0};
+  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0, NULL};
   int help = 0, nparams = 0;
   const char *params[CLI_MAX_PARAMS];
   const cli_option opts[] = {
@@ -103,7 +106,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"epsrel", OPT_VALUE, &o.epsrel_text, NULL, 0},
     {"epsabs", OPT_VALUE, &o.epsabs_text, NULL, 0},
     {"max-evals", OPT_VALUE, &o.max_evals_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
@@ -111,6 +114,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"param", OPT_LIST, params, &nparams, CLI_MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
+    {"plot", OPT_VALUE, &o.plot, NULL, 0},
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];
@@ -149,6 +153,8 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
   if (parsed != GQ_SUCCESS)
     return cli_parse_error(o.fname, params, &perr);
   rc = parse_limits(f, &o, &opt);
+  if (rc == EXIT_OK && o.plot)
+    rc = plot_integrand_check(o.plot, opt.dims, opt.a, opt.b);
   if (rc == EXIT_OK)
     rc = run(f, &opt, &o, t_start_ms);
   gq_integrand_free(f);
@@ -271,6 +277,10 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
   else
     print_table(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
   gq_context_free(ctx);
+  char how[96];
+  snprintf(how, sizeof how, "adaptive, %s, %llu evaluations", r.rule, (unsigned long long)r.evaluations);
+  if (o->plot && (rc = plot_integrand(o->plot, f, opt->dims, opt->a, opt->b, how, r.estimate)) != EXIT_OK)
+    return rc;
   rc = EXIT_OK;
   if (!r.reached) {
     cli_error(EXIT_CHECK, "accuracy not reached (%s after %llu evaluations): error estimate %.3g, tolerance %.3g",

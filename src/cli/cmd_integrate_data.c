@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "progress.h"
 #include "vectors.h"
 
 void usage_integrate_data(FILE *out)
@@ -47,6 +48,7 @@ void usage_integrate_data(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --check              compare with the same rule in long double on the host;\n"
         "                       exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
@@ -157,7 +159,7 @@ static int parse(int argc, char **argv, int first, data_options *o, const char *
     {"gen", OPT_VALUE, &o->v.gen, NULL, 0},
     {"n", OPT_VALUE, &o->v.n, NULL, 0},
     {"seed", OPT_VALUE, &o->v.seed, NULL, 0},
-    {"device", OPT_VALUE, &o->v.device, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o->v.device, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"check", OPT_FLAG, NULL, &o->v.check, 1},
     {"no-check", OPT_FLAG, NULL, &o->v.check, 0},
     {"json", OPT_FLAG, NULL, &o->v.json, 1},

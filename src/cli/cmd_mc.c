@@ -12,8 +12,11 @@
 
 #include "batch.h" /* sweeps (issue 23) */
 #include "cli.h"
+#include "progress.h"
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
+#include "mc_plot.h"
 #include "numparse.h"
+#include "plot.h"
 
 void usage_mc(FILE *out)
 {
@@ -55,6 +58,7 @@ void usage_mc(FILE *out)
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --precision=P        double (default) or float: f evaluated in float,\n"
         "                       the sums accumulated in double\n"
         "  --check, --no-check  compare with GSL (default on): VEGAS for a box, plain\n"
@@ -71,11 +75,13 @@ void usage_mc(FILE *out)
         "                       a sweep: one run per value (several: their product),\n"
         "                       in one process; --a/--b may use the parameters\n"
         "  --csv                a sweep's results as CSV (--json: JSON Lines)\n"
-        "  --plot=FILE          a sweep's integrals, with error bars, against the\n"
-        "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
+        "  --plot=FILE          draw into FILE.png or FILE.svg (gnuplot): the running\n"
+        "                       estimate +/- its standard error against n (plain: over\n"
+        "                       the first n/2, n/4, ... samples, a run as long again;\n"
+        "                       Sobol: the scramblings so far; VEGAS: each iteration);\n"
+        "                       a sweep's integrals with error bars, as integrate's\n"
         "  --help               this help\n"
         "\n"
-        "Long runs on a terminal show progress on stderr.\n"
         "Exit status: 0 ok, 1 check failed or not made, or --tol not reached,\n"
         "2 bad input, 3 computation failed.\n",
         out);
@@ -88,6 +94,7 @@ typedef struct {
   const char *sampler_text, *scramblings_text, *iterations_text, *warmup_text, *bins_text, *alpha_text, *beta_text;
   int check, json, quiet, no_cache;
   double t_start_ms;
+  const char *plot; /* --plot of one run: its running estimate (mc_plot.h) */
 } mc_options;
 
 /* "v" or "v1,v2,...,vD" -> out[0..dims-1]; the count must be 1 or dims. */
@@ -111,31 +118,12 @@ static int parse_seed(const char *text, uint64_t *seed)
   return EXIT_OK;
 }
 
-/* Progress on stderr: only when it is a terminal, the run has taken more than
- * 2 s, and at most twice a second. */
-typedef struct {
-  double last_ms;
-  int shown;
-} progress_state;
-
-static void show_progress(const gq_mc_progress *p, void *user)
-{
-  progress_state *s = user;
-  if (p->elapsed_ms < 2000.0 || p->elapsed_ms - s->last_ms < 500.0)
-    return;
-  s->last_ms = p->elapsed_ms;
-  s->shown = 1;
-  fprintf(stderr, "\rgpuquad: mc %.3g of %.3g samples (%.0f%%), mean %.10g +/- %.3g   ", (double)p->done,
-          (double)p->n, 100.0 * (double)p->done / (double)p->n, p->mean, p->se);
-  fflush(stderr);
-}
-
 static int run_mc(const gq_integrand *f, int dims, const mc_options *o);
 
 int cmd_mc(int argc, char **argv, int first, double t_start_ms)
 {
   mc_options o = {NULL, "1", "0", "1", "uniform", NULL, "0", "plain", NULL, "auto", "double", NULL,
-                  "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms};
+                  "philox", NULL, NULL, NULL, NULL, NULL, NULL, 1, 0, 0, 0, t_start_ms, NULL};
   int help = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
@@ -150,7 +138,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     {"seed", OPT_VALUE, &o.seed_text, NULL, 0},
     {"method", OPT_VALUE, &o.method_text, NULL, 0},
     {"tol", OPT_VALUE, &o.tol_text, NULL, 0},
-    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC,
+    {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"exact", OPT_VALUE, &o.exact_text, NULL, 0},
     {"sampler", OPT_VALUE, &o.sampler_text, NULL, 0},
@@ -181,7 +169,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   }
   if (!o.fname)
     return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
-  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
+  if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
     /* Sweeps draw plain Philox samples; VEGAS and Sobol are refused rather
      * than silently replaced. */
     const char *adaptive[][2] = {{"sampler", o.sampler_text},   {"scramblings", o.scramblings_text},
@@ -203,6 +191,8 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   uint64_t dims;
   if (gq_parse_count(o.dim_text, GQ_MC_MAX_DIMS, &dims, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--dim=%s: %s", o.dim_text, err);
+  if ((o.plot = plot) && plot_check(plot) != EXIT_OK)
+    return EXIT_USAGE;
   gq_integrand *f = NULL;
   gq_parse_error perr;
   cli_params resolved;
@@ -380,13 +370,9 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     return rc;
   if (o->no_cache)
     gq_context_set_jit_cache(ctx, 0);
-  progress_state progress = {0.0, 0};
-#ifdef HAVE_ISATTY
-  if (isatty(STDERR_FILENO) && !o->quiet && !o->json) {
-    opt.progress = show_progress;
-    opt.progress_user = &progress;
-  }
-#endif
+  static mc_trace trace; /* --plot: VEGAS's and Sobol's reports */
+  if (o->plot)
+    mc_trace_attach(&trace, &opt);
   gq_mc_result r;
   gq_vegas_result vr;
   int status;
@@ -398,8 +384,6 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   } else {
     status = gq_mc_mean(ctx, f, &opt, &r);
   }
-  if (progress.shown)
-    fputc('\n', stderr);
   if (status != GQ_SUCCESS) {
     rc = cli_error(cli_exit_status(status), "%s", gq_last_error());
     gq_context_free(ctx);
@@ -543,6 +527,13 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
       printf("  jit          %s in %.4g ms (NVRTC, kernel cache)\n", cli_jit_name(r.jit), r.compile_ms);
     printf("  kernel time  %.4g ms  (%.3g samples/s)\n", r.kernel_ms, sps);
     printf("  wall time    %.4g ms\n", wall_ms);
+  }
+  if (o->plot) {
+    const mc_sampler sampler = how.vegas ? MC_VEGAS : how.sobol ? MC_SOBOL : MC_PLAIN;
+    if ((rc = mc_plot(o->plot, ctx, f, &opt, sampler, &trace, &r, has_exact ? exact : NAN)) != EXIT_OK) {
+      gq_context_free(ctx);
+      return rc;
+    }
   }
   gq_context_free(ctx);
   if (tol_missed)

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "plot.h"
+#include "plots.h"
+#include "progress.h"
 #include "vector_out.h"
 #include "vectors.h"
 
@@ -32,7 +35,9 @@ void usage_scan(FILE *out)
         "                       .f32) or --out-format; f32 data give f32 sums\n"
         "  --out-format=F       npy, raw or text\n"
         "  --check              compare every sum with a long double scan on the host;\n"
-        "                       exit 1 beyond u |P_i| + 2 i u^2 sum |x_j| (cub: i u sum |x_j|)\n",
+        "                       exit 1 beyond u |P_i| + 2 i u^2 sum |x_j| (cub: i u sum |x_j|)\n"
+        "  --plot=FILE          draw the sums against i (at most 4096 points, evenly\n"
+        "                       spaced) into FILE.png or FILE.svg (gnuplot)\n",
         out);
   fputs("Data (a path, or - for standard input):\n"
         "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
@@ -45,6 +50,7 @@ void usage_scan(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
@@ -66,6 +72,7 @@ typedef struct {
   long double ref_s, ref_c, ref_abs;
   double worst; /* |y - P| / bound */
   uint64_t bad, first_bad;
+  plot_series *plot; /* --plot: the sums kept for the curve, or NULL */
 } scan_run;
 
 static void check_chunk(scan_run *run, const void *x, const void *y, size_t count, uint64_t at)
@@ -101,6 +108,9 @@ static int take_chunk(scan_run *run, vout *out, const void *x, const void *y, si
   run->last = yl;
   if (run->check)
     check_chunk(run, x, y, count, run->n);
+  for (size_t k = 0; run->plot && k < count; k++)
+    plot_series_add(run->plot, (double)(run->n + k),
+                    run->is_float ? ((const float *)y)[k] : ((const double *)y)[k]);
   run->n += count;
   return out->f ? vout_write(out, y, count) : EXIT_OK;
 }
@@ -126,6 +136,10 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
   } else if (gq_alloc(ctx, SCAN_CHUNK * es, &d) != GQ_SUCCESS) {
     rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
   }
+  /* progress in bytes read, of the whole when its length is known */
+  const int64_t length = gq_reader_length(r);
+  const uint64_t total = length > 0 ? (uint64_t)length * es : 0;
+  uint64_t bytes = 0;
   while (rc == EXIT_OK) {
     size_t got = 0;
     const int status = gq_reader_read(r, h_x, SCAN_CHUNK, &got, msg, sizeof msg);
@@ -133,8 +147,10 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
       rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
       break;
     }
-    if (got == 0)
+    if (got == 0) {
+      cli_progress_report(bytes, bytes, "bytes", NULL);
       break;
+    }
     if (gq_copy_to(ctx, d, h_x, got * es) != GQ_SUCCESS)
       rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
     if (rc == EXIT_OK)
@@ -143,6 +159,9 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
       rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
     if (rc == EXIT_OK)
       rc = take_chunk(run, out, h_x, h_y, got);
+    bytes += got * es;
+    if (!total || bytes < total)
+      cli_progress_report(bytes, total, "bytes", NULL);
   }
   gq_free(ctx, d);
   free(h_x);
@@ -211,10 +230,12 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   vec_options o;
   memset(&o, 0, sizeof o);
   const char *method = NULL, *out_path = NULL, *out_format = NULL;
+  const char *plot = NULL;
   int exclusive = 0;
-  cli_option opts[VEC_OPTION_COUNT + 4];
+  cli_option opts[VEC_OPTION_COUNT + 5];
   vec_cli_options(&o, opts);
-  const cli_option mine[4] = {
+  const cli_option mine[5] = {
+    {"plot", OPT_VALUE, &plot, NULL, 0},
     {"exclusive", OPT_FLAG, NULL, &exclusive, 1},
     {"method", OPT_VALUE, &method, NULL, 0},
     {"out", OPT_VALUE, &out_path, NULL, 0},
@@ -224,7 +245,7 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   const char *paths[1];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT + 4, paths, 1, &npaths, err, sizeof err) != 0)
+  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT + 5, paths, 1, &npaths, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "%s", err);
   if (o.help) {
     usage_scan(stdout);
@@ -257,8 +278,15 @@ int cmd_scan(int argc, char **argv, int first, double t0)
     rc = vout_choose(out_format, out_path, &format);
   else if (rc == EXIT_OK && out_format)
     rc = cli_error(EXIT_USAGE, "--out-format goes with --out");
+  if (rc == EXIT_OK && plot)
+    rc = plot_check(plot);
   if (rc != EXIT_OK)
     return rc;
+  static plot_series curve;
+  if (plot) {
+    plot_series_init(&curve);
+    run.plot = &curve;
+  }
 
   gq_reader *r = NULL;
   char msg[512];
@@ -304,6 +332,15 @@ int cmd_scan(int argc, char **argv, int first, double t0)
     if (run.bad)
       rc = cli_error(EXIT_CHECK, "scan: %llu sums beyond the bound; the first at index %llu",
                      (unsigned long long)run.bad, (unsigned long long)run.first_bad);
+  }
+  if ((rc == EXIT_OK || rc == EXIT_CHECK) && plot) {
+    char title[512];
+    snprintf(title, sizeof title, "%s prefix sums of %s (n = %llu, %s): total %.10g",
+             exclusive ? "exclusive" : "inclusive", strcmp(run.name, "-") == 0 ? "<stdin>" : run.name,
+             (unsigned long long)run.n, run.dtype, run.last);
+    const int drawn = plot_curve(plot, title, "i", exclusive ? "y_i = x_0 + ... + x_(i-1)" : "y_i = x_0 + ... + x_i",
+                                 &curve, 0);
+    rc = drawn != EXIT_OK ? drawn : rc;
   }
   gq_context_free(ctx);
   return rc;

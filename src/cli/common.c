@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "mpi.h"
 #include "numparse.h"
+#include "progress.h"
 
 /* ---- messages ------------------------------------------------------------ */
 /* The bytes of one valid UTF-8 sequence at p (RFC 3629: no overlong forms, no
@@ -98,6 +99,7 @@ void cli_verror(const char *prefix, const char *fmt, va_list ap)
   else
     text = small; /* out of memory: the message, cut short */
   va_end(again);
+  cli_progress_clear(); /* a message never lands inside the progress line */
   fputs(prefix, stderr);
   put_escaped(stderr, text, 0);
   fputc('\n', stderr);
@@ -355,6 +357,8 @@ void cli_usage_deterministic(FILE *out)
 
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
 {
+  if (cli_progress_check() != EXIT_OK)
+    return EXIT_USAGE;
   int device;
   if (cli_parse_device(device_text, &device) != 0)
     return cli_error(EXIT_USAGE, "--device=%s: expected auto, cpu, cuda or cuda:N", device_text);
@@ -375,6 +379,7 @@ int cli_open_context(const char *device_text, int quiet, gq_context **ctx)
   }
   if (cli_deterministic)
     gq_context_set_deterministic(*ctx, 1);
+  cli_progress_attach(*ctx);
   return EXIT_OK;
 }
 

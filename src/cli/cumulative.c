@@ -13,6 +13,7 @@
 #include "cumulative.h"
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
+#include "plots.h"
 #include "vector_out.h"
 
 void cli_cumulative_usage(FILE *out)
@@ -81,6 +82,28 @@ static int write_values(gq_context *ctx, const double *d_out, uint64_t count, do
   return rc == EXIT_OK ? closed : rc;
 }
 
+/* --plot: F at about 2000 of the values, evenly spaced, copied one by one. */
+static int plot_values(gq_context *ctx, const gq_integrand *f, const double *d_out, uint64_t count, double a,
+                       double b, uint64_t n, uint64_t every, gq_rule rule, const char *path)
+{
+  enum { POINTS = 2001 };
+  static plot_series s;
+  plot_series_init(&s);
+  const double h = (b - a) / (double)n;
+  const uint64_t step = count > POINTS ? (count - 1) / (POINTS - 1) : 1;
+  for (uint64_t j = 0; j < count; j = j + step < count - 1 || j == count - 1 ? j + step : count - 1) {
+    double F;
+    if (gq_copy_from(ctx, &F, d_out + j, sizeof F) != GQ_SUCCESS)
+      return cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+    const uint64_t i = j == count - 1 ? n : j * every;
+    plot_series_add(&s, i == n ? b : fma((double)i, h, a), F);
+  }
+  char title[512];
+  snprintf(title, sizeof title, "F(x) = integral of %s from %g to x (cumulative %s, n = %llu); F(b) = %.10g",
+           gq_integrand_formula(f), a, gq_rule_name(rule), (unsigned long long)n, s.last_y);
+  return plot_curve(path, title, "x", "F(x)", &s, 0);
+}
+
 int cli_cumulative_run(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n, gq_rule rule,
                        gq_precision precision, const cli_cumulative *c, int check, int quiet, int json,
                        double t_start_ms)
@@ -103,6 +126,8 @@ int cli_cumulative_run(gq_context *ctx, const gq_integrand *f, double a, double 
     rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
   if (rc == EXIT_OK && c->out)
     rc = write_values(ctx, d_out, count, a, b, n, every, c);
+  if (rc == EXIT_OK && c->plot)
+    rc = plot_values(ctx, f, d_out, count, a, b, n, every, rule, c->plot);
   gq_free(ctx, d_out);
   if (rc != EXIT_OK)
     return rc;

@@ -8,6 +8,7 @@
 typedef struct {
   int cumulative, with_x;
   const char *out, *out_format, *every;
+  const char *plot; /* integrate's --plot: F(x) drawn (plots.h), or NULL */
 } cli_cumulative;
 
 /* The option table's rows, bound to c (spread into integrate's options). */

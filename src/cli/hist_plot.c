@@ -1,73 +1,19 @@
-/* hist_plot.c — `gpuquad hist --plot`: a gnuplot script on a pipe (popen),
- * the bins inline as data, the terminal chosen by the file's extension
- * (pngcairo, svg).  gnuplot is looked up on PATH each run, so a missing one
- * is one clear line and exit status 2, never a failure to start. */
+/* hist_plot.c — `gpuquad hist --plot`: the bins inline as data for gnuplot
+ * (plot.c starts it, the terminal chosen by the file's extension). */
 #include "config.h"
 
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "hist_plot.h"
-
-int cli_find_gnuplot(char *buf, size_t size)
-{
-  const char *path = getenv("PATH");
-  if (!path)
-    return 0;
-  for (const char *dir = path; *dir;) {
-    const char *end = strchr(dir, ':');
-    const size_t len = end ? (size_t)(end - dir) : strlen(dir);
-    if (len > 0 && (size_t)snprintf(buf, size, "%.*s/gnuplot", (int)len, dir) < size && access(buf, X_OK) == 0)
-      return 1;
-    if (!end)
-      break;
-    dir = end + 1;
-  }
-  return 0;
-}
-
-const char *cli_plot_terminal(const char *path)
-{
-  const size_t len = strlen(path);
-  if (len > 4 && strcmp(path + len - 4, ".png") == 0)
-    return "pngcairo size 1000,600";
-  if (len > 4 && strcmp(path + len - 4, ".svg") == 0)
-    return "svg size 1000,600";
-  return NULL;
-}
-
-int hist_plot_check(const char *path)
-{
-  if (!cli_plot_terminal(path))
-    return cli_error(EXIT_USAGE, "--plot=%s: expected a FILE.png or FILE.svg", path);
-  /* the name goes into a single-quoted gnuplot string: no quote, no control */
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-    if (*p == '\'' || *p < 0x20)
-      return cli_error(EXIT_USAGE, "--plot=%s: the name may not hold a quote or a control character", path);
-  char gnuplot[4096];
-  if (!cli_find_gnuplot(gnuplot, sizeof gnuplot))
-    return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH (install it, e.g. the gnuplot-nox "
-                                 "package, or leave --plot out)", path);
-  if (strchr(gnuplot, '\''))
-    return cli_error(EXIT_USAGE, "--plot: gnuplot's path %s holds a quote", gnuplot);
-  return EXIT_OK;
-}
+#include "plot.h"
 
 int hist_plot(const gq_hist *h, const char *path)
 {
-  char gnuplot[4096], command[4200];
-  if (!cli_find_gnuplot(gnuplot, sizeof gnuplot))
-    return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH", path);
-  snprintf(command, sizeof command, "'%s'", gnuplot);
-  fflush(NULL);
-  FILE *g = popen(command, "w");
+  FILE *g = plot_open(path);
   if (!g)
-    return cli_error(EXIT_RUNTIME, "--plot: cannot start %s", gnuplot);
-  fprintf(g, "set terminal %s\nset output '%s'\nset key off\n", cli_plot_terminal(path), path);
+    return EXIT_RUNTIME;
+  fputs("set key off\n", g);
   if (h->dims == 1) {
     fprintf(g, "set style fill solid 0.8 border -1\nset xlabel 'x'\nset ylabel 'count'\n"
-               "set title '%u bins on [%.17g, %.17g]; under %llu, over %llu, NaN %llu'\n"
+               "set title '%u bins on [%.6g, %.6g]; under %llu, over %llu, NaN %llu'\n"
                "set xrange [%.17g:%.17g]\nplot '-' using 1:2:3 with boxes\n",
             h->bins[0], h->lo[0], h->hi[0], (unsigned long long)h->under, (unsigned long long)h->over,
             (unsigned long long)h->nan, h->lo[0], h->hi[0]);
@@ -86,8 +32,5 @@ int hist_plot(const gq_hist *h, const char *path)
                 (unsigned long long)h->counts[(size_t)i * h->bins[1] + j]);
   }
   fputs("e\n", g);
-  const int status = pclose(g);
-  if (status != 0)
-    return cli_error(EXIT_RUNTIME, "--plot=%s: gnuplot failed (status %d)", path, status);
-  return EXIT_OK;
+  return plot_close(g, path);
 }

@@ -9,6 +9,7 @@
 
 #include "mpi.h"
 #include "numparse.h"
+#include "progress.h"
 #include "vectors.h"
 
 void vec_cli_options(vec_options *o, cli_option *opts)
@@ -23,7 +24,7 @@ void vec_cli_options(vec_options *o, cli_option *opts)
     {"seed", OPT_VALUE, &o->seed, NULL, 0},
     {"nan", OPT_VALUE, &o->nan, NULL, 0},
     {"device", OPT_VALUE, &o->device, NULL, 0},
-    CLI_OPT_DETERMINISTIC,
+    CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"check", OPT_FLAG, NULL, &o->check, 1},
     {"no-check", OPT_FLAG, NULL, &o->check, 0},
     {"json", OPT_FLAG, NULL, &o->json, 1},
@@ -48,6 +49,7 @@ void vec_usage_options(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
+  cli_usage_progress(out);
   fputs("  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
         "  --help               this help\n"

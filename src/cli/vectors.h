@@ -18,7 +18,7 @@ typedef struct {
   int check, json, help;
 } vec_options;
 
-#define VEC_OPTION_COUNT 14
+#define VEC_OPTION_COUNT 15
 /* Fill opts[0..VEC_OPTION_COUNT-1] with the shared options bound to o. */
 void vec_cli_options(vec_options *o, cli_option *opts);
 /* The shared options' --help lines. */

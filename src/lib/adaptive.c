@@ -547,6 +547,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     r->kernel_ms += ms;
     r->passes++;
     r->evaluations += (uint64_t)b.n * per;
+    gq_progress(be->ctx, r->evaluations, 0, "evaluations"); /* total: unknown until it stops */
     if (s.held > r->max_held)
       r->max_held = s.held;
     size_t bad;
@@ -580,6 +581,8 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     first_new = apply(&s);
   }
   store_free(&s);
+  if (status == GQ_SUCCESS)
+    gq_progress(be->ctx, r->evaluations, r->evaluations, "evaluations");
   return status;
 }
 

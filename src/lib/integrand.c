@@ -188,6 +188,18 @@ double gq_integrand_eval(const gq_integrand *f, double x)
   return gq_expr_eval(f->expr, vars);
 }
 
+double gq_integrand_eval_point(const gq_integrand *f, const double *x)
+{
+  if (!f || !x)
+    return gq_null_arg(__func__, !f ? "f" : "x"), NAN;
+  if (f->id >= 0)
+    return f->eval(x[0]);
+  double vars[GQ_EXPR_MAX_DIMS] = {0};
+  for (int d = 0; d < gq_integrand_dims(f) && d < GQ_EXPR_MAX_DIMS; d++)
+    vars[d] = x[d];
+  return gq_expr_eval(f->expr, vars);
+}
+
 double gq_integrand_eval_in(const gq_integrand *f, int precision, double x)
 {
   if (precision != GQ_PRECISION_FLOAT)

@@ -95,7 +95,16 @@ struct gq_context {
   gq_share share;              /* ranks 0: the whole work (share.c) */
   struct gq_packed *packed;    /* the packed sums of a batch (packed.h), */
   size_t packed_index;         /* and the problem running now            */
+  gq_progress_fn *progress;    /* NULL, or told of long work (progress.c) */
+  void *progress_user;
 };
+
+/* Tell ctx's progress callback, if any (progress.c): see gpuquad.h. */
+static inline void gq_progress(const gq_context *ctx, uint64_t done, uint64_t total, const char *unit)
+{
+  if (ctx && ctx->progress)
+    ctx->progress(done, total, unit, ctx->progress_user);
+}
 
 /* Record a failure (message formatted like printf), call the error handler,
  * and return status, so that `return gq_fail(GQ_EINVAL, "...")` reads well. */
@@ -274,6 +283,8 @@ typedef struct {
   double bytes;       /* bytes read                                       */
   double read_ms;
   struct gq_data_ref_ *observer; /* NULL, or fed every chunk (check/check.h) */
+  const gq_context *progress;    /* told of the bytes read, or NULL               */
+  uint64_t total_bytes;          /* what the inputs hold, 0 when a length is unknown */
 } gq_stream_src;
 /* Elements per chunk (per input) when streaming to a CUDA device: 64 MiB of
  * f64, large enough that a chunk's copy and kernel dwarf their launch costs. */

@@ -227,8 +227,11 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
       const gq_mc_progress pr = {done, o->n, mean, se, gq_wall_ms() - t0};
       o->progress(&pr, o->progress_user);
     }
+    gq_progress(ctx, done, o->n, "samples");
     if (o->tol > 0.0 && se < o->tol) {
       r->stopped_by_tol = 1;
+      if (done < o->n) /* ended early: the task's end */
+        gq_progress(ctx, done, done, "samples");
       break;
     }
     if (batch < max_batch)

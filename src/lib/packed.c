@@ -66,6 +66,10 @@ static void cpu_sums(const gq_context *ctx, packed_problem *problem, const gq_in
   for (size_t i = 0; member && i < count; i++)
     if (problem[i].ready)
       member[j++] = i;
+  /* no progress from the pack's threads: each problem's count would start
+   * again at 0, from whichever thread ran it */
+  gq_context quiet = *ctx;
+  quiet.progress = NULL;
   const double t0 = gq_wall_ms();
 #pragma omp parallel for schedule(dynamic, 16) num_threads(gq_cpu_threads()) if (members > 1)
   for (ptrdiff_t m = 0; m < (ptrdiff_t)members; m++) {
@@ -76,7 +80,7 @@ static void cpu_sums(const gq_context *ctx, packed_problem *problem, const gq_in
       g.f = f[member[m]];
     }
     gq_grid_info one;
-    if (!ok || gq_cpu_grid_sum(ctx, &g, sums[m], &one) != GQ_SUCCESS)
+    if (!ok || gq_cpu_grid_sum(&quiet, &g, sums[m], &one) != GQ_SUCCESS)
       for (int k = 0; k < GQ_GRID_KEYS; k++)
         sums[m][k] = (gq_csum){NAN, 0.0}; /* not finite: left to the single run */
   }

@@ -90,6 +90,7 @@ static int sobol_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_option
       }
       r->kernel_ms += info.ms;
       gq_mc_moments_merge(&sum, part);
+      gq_progress(ctx, (uint64_t)s * m + done + p.count, m * (uint64_t)scramblings, "samples");
     }
     gq_mc_moments_merge(&total, sum);
     const double mean_s = gq_csum_value(sum.s1) / (double)m; /* about the shift */

@@ -94,6 +94,11 @@ int gq_stream_src_next(gq_stream_src *s, void *xbuf, void *ybuf, size_t cap, siz
   }
   s->delivered += gx;
   *got = gx;
+  /* the end, once: when the inputs end, what was read is the whole */
+  if (gx == 0)
+    gq_progress(s->progress, (uint64_t)s->bytes, (uint64_t)s->bytes, "bytes");
+  else if (!s->total_bytes || (uint64_t)s->bytes < s->total_bytes)
+    gq_progress(s->progress, (uint64_t)s->bytes, s->total_bytes, "bytes");
   if (s->observer && gx > 0) /* the check's reference sees each chunk once, as read */
     gq_data_ref_feed(s->observer, xbuf, s->y ? ybuf : NULL, gx, s->want_float);
   return GQ_SUCCESS;
@@ -175,6 +180,13 @@ static int exact_stream(gq_context *ctx, gq_stream_src *src, size_t cap, struct 
   return status;
 }
 
+/* The bytes of r's elements when its length is known in advance, else 0. */
+static uint64_t input_bytes(const gq_reader *r)
+{
+  const int64_t n = gq_reader_length(r);
+  return n > 0 ? (uint64_t)n * (uint64_t)gq_dtype_size(gq_reader_dtype(r)) : 0;
+}
+
 /* acc is the kind's accumulator, or (exact set) a gq_exact_acc. */
 static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader *y, gq_reduce_acc *acc,
                   gq_stream_info *info, gq_data_ref *observer, struct gq_exact_acc *exact)
@@ -190,6 +202,8 @@ static int stream(gq_context *ctx, gq_reduce_kind kind, gq_reader *x, gq_reader 
   const size_t cap = ctx->backend == GQ_BACKEND_CUDA ? GQ_CUDA_STREAM_CHUNK : CPU_CHUNK;
   int status = gq_stream_src_init(&src, x, y, cap);
   src.observer = observer;
+  src.progress = ctx;
+  src.total_bytes = input_bytes(x) && (!y || input_bytes(y)) ? input_bytes(x) + (y ? input_bytes(y) : 0) : 0;
   /* Inputs whose length is known to be 0 (npy, raw from a file or memory)
    * give the identity (acc as it was) without a backend: nothing to stage,
    * copy or launch.  Others are read until they end, as always. */

@@ -355,6 +355,7 @@ static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o,
       estimates[pass - v->warmup] = estimate;
       variances[pass - v->warmup] = variance;
     }
+    gq_progress(ctx, (uint64_t)pass + 1, (uint64_t)passes, "iterations");
     if (o->progress) {
       const gq_mc_progress pr = {r->n, o->n, f->scale * estimate, fabs(f->scale) * sqrt(variance),
                                  gq_wall_ms() - t0};

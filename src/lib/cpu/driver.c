@@ -37,6 +37,7 @@
 #include "../sobol.h"
 #include "lib/expr/expr.h"
 #include "clones.h"
+#include "part_progress.h"
 
 enum {
   CHUNK = 2048,    /* elements per buffer: two buffers of doubles stay in L1      */
@@ -68,6 +69,7 @@ typedef struct {
   const gq_grid_sum *grid;       /* SOURCE_GRID                                    */
   const gq_array_reduce *arrays; /* SOURCE_ARRAYS                                  */
   const gq_mc_batch *mc;         /* SOURCE_PHILOX                                  */
+  const gq_context *progress;    /* told of finished parts (grid sums), or NULL    */
 } problem;
 
 typedef struct {
@@ -705,6 +707,7 @@ static int drive(const problem *p, part_result *result, double *ms)
     return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial results", (unsigned long long)nparts);
   const double t0 = gq_wall_ms();
   int failed = 0;
+  uint64_t done = 0; /* points of the finished parts (part_progress.h) */
 #pragma omp parallel num_threads(team > 1 ? team : 1) if (team > 1) reduction(| : failed)
   {
     workspace ws;
@@ -715,7 +718,9 @@ static int drive(const problem *p, part_result *result, double *ms)
         continue;
       /* part s: chunks [s nchunks / nparts, (s + 1) nchunks / nparts) */
       const uint64_t lo = s * nchunks / nparts * chunk, end = (s + 1) * nchunks / nparts * chunk;
-      run_part(p, &ws, lo, end < p->n ? end : p->n, &partial[s]);
+      const uint64_t hi = end < p->n ? end : p->n;
+      run_part(p, &ws, lo, hi, &partial[s]);
+      gq_part_progress(p->progress, &done, hi - lo, p->n);
     }
     if (nparts > 0)
       workspace_close(&ws);
@@ -724,6 +729,7 @@ static int drive(const problem *p, part_result *result, double *ms)
     free(partial);
     return gq_fail(GQ_ENOMEM, "cannot allocate the CPU backend's chunk buffers");
   }
+  gq_progress(p->progress, p->n, p->n, "points");
   result_init(p, result);
   for (uint64_t s = 0; s < nparts; s++)
     result_merge(p, result, &partial[s]);
@@ -743,12 +749,12 @@ static void no_jit(gq_grid_info *info, double ms)
 
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
-  (void)ctx;
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
   /* 32 chunks (64 Ki points) per part at least: less is not worth a thread */
   const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_KEYED_SUMS,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g};
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g,
+                     .progress = ctx};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
@@ -763,9 +769,9 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ
 
 int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *g, uint64_t *count, uint64_t *first)
 {
-  (void)ctx;
   const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_NONFINITE,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g};
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g,
+                     .progress = ctx};
   part_result r;
   const int status = drive(&p, &r, NULL);
   if (status != GQ_SUCCESS)

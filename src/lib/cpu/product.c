@@ -16,6 +16,7 @@
 
 #include "../expr/expr.h"
 #include "../internal.h"
+#include "part_progress.h"
 
 enum {
   CHUNK = 1024,    /* points per block evaluation                      */
@@ -141,7 +142,7 @@ static void run_part(const gq_product_sum *p, workspace *w, uint64_t lo, uint64_
   }
 }
 
-static int drive(const gq_product_sum *p, int count_only, part_result *total, double *ms)
+static int drive(const gq_context *ctx, const gq_product_sum *p, int count_only, part_result *total, double *ms)
 {
   const uint64_t nchunks = (p->n + CHUNK - 1) / CHUNK;
   const uint64_t want = (nchunks + MIN_CHUNKS - 1) / MIN_CHUNKS;
@@ -153,6 +154,7 @@ static int drive(const gq_product_sum *p, int count_only, part_result *total, do
     return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial results", (unsigned long long)nparts);
   const double t0 = gq_wall_ms();
   int failed = 0;
+  uint64_t done = 0; /* points of the finished parts (part_progress.h) */
 #pragma omp parallel num_threads(team > 1 ? team : 1) if (team > 1) reduction(| : failed)
   {
     workspace w;
@@ -162,7 +164,9 @@ static int drive(const gq_product_sum *p, int count_only, part_result *total, do
       if (failed)
         continue;
       const uint64_t lo = s * nchunks / nparts * CHUNK, end = (s + 1) * nchunks / nparts * CHUNK;
-      run_part(p, &w, lo, end < p->n ? end : p->n, count_only, &part[s]);
+      const uint64_t hi = end < p->n ? end : p->n;
+      run_part(p, &w, lo, hi, count_only, &part[s]);
+      gq_part_progress(ctx, &done, hi - lo, p->n);
     }
     if (!failed)
       workspace_close(&w);
@@ -171,6 +175,7 @@ static int drive(const gq_product_sum *p, int count_only, part_result *total, do
     free(part);
     return gq_fail(GQ_ENOMEM, "cannot allocate the CPU backend's chunk buffers");
   }
+  gq_progress(ctx, p->n, p->n, "points");
   total->hi = total->lo = gq_csum_zero();
   total->nonfinite = 0;
   total->first = p->n;
@@ -189,11 +194,10 @@ static int drive(const gq_product_sum *p, int count_only, part_result *total, do
 
 int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
-  (void)ctx;
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to evaluate");
   part_result r;
-  const int status = drive(p, 0, &r, &info->ms);
+  const int status = drive(ctx, p, 0, &r, &info->ms);
   info->compile_ms = 0.0;
   info->jit = GQ_JIT_NONE;
   sums[0] = r.hi;
@@ -203,11 +207,10 @@ int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum s
 
 int gq_cpu_product_nonfinite(const gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first)
 {
-  (void)ctx;
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to evaluate");
   part_result r;
-  const int status = drive(p, 1, &r, NULL);
+  const int status = drive(ctx, p, 1, &r, NULL);
   *count = r.nonfinite;
   *first = r.first;
   return status;
