@@ -189,8 +189,9 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 1, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 1, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (help) {
     usage_batch(stdout);
     return EXIT_OK;

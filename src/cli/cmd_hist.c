@@ -488,8 +488,9 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   const char *paths[2];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], paths, 2, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], paths, 2, &npaths, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o.help) {
     usage_hist(stdout);
     return EXIT_OK;

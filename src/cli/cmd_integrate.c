@@ -109,10 +109,8 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
   if (integrate_data_wanted(argc, argv, first)) /* gpuquad integrate DATA */
     return cmd_integrate_data(argc, argv, first, t_start_ms);
-  if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
-    return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}};
-  int help = 0, list = 0, nparams = 0, csv = 0;
+  int help = 0, version = 0, list = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
@@ -133,18 +131,24 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"version", OPT_FLAG, NULL, &version, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"plot", OPT_VALUE, &plot, NULL, 0},
     CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
+  /* --rule=adaptive (issue 16): the last --rule, read as the parse below would */
+  const char *rule = NULL;
+  if (cli_peek(argc, argv, first, opts, sizeof opts / sizeof opts[0], "rule", &rule) && strcmp(rule, "adaptive") == 0)
+    return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   char err[256];
   const char *positional[1];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err,
-                sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (help) {
-    usage_integrate(stdout);
+  const int parse_rc =
+    cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
+  if (help || version) {
+    usage_or_version(first, help);
     return EXIT_OK;
   }
   if (list) {

@@ -14,19 +14,6 @@
 #include "lib/check/check.h"
 #include "numparse.h"
 
-/* The last --rule decides, as for every option. */
-int integrate_adaptive_wanted(int argc, char **argv, int first)
-{
-  const char *rule = NULL;
-  for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++) {
-    if (strncmp(argv[i], "--rule=", 7) == 0)
-      rule = argv[i] + 7;
-    else if (strcmp(argv[i], "--rule") == 0 && i + 1 < argc)
-      rule = argv[++i];
-  }
-  return rule && strcmp(rule, "adaptive") == 0;
-}
-
 typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   const char *epsrel_text, *epsabs_text, *max_evals_text;
@@ -91,7 +78,7 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
 {
   adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0};
-  int help = 0, nparams = 0;
+  int help = 0, version = 0, nparams = 0;
   const char *params[CLI_MAX_PARAMS];
   const cli_option opts[] = {
     {"f", OPT_VALUE, &o.fname, NULL, 0},
@@ -112,14 +99,16 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, CLI_MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"version", OPT_FLAG, NULL, &version, 1},
   };
   char err[256];
   const char *positional[1];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (help) {
-    usage_integrate(stdout);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
+  if (help || version) {
+    usage_or_version(first, help);
     return EXIT_OK;
   }
   if (batch_wanted(params, nparams, o.a_text, o.b_text))

@@ -56,24 +56,6 @@ void usage_integrate_data(FILE *out)
         out);
 }
 
-/* After the word `integrate` only: DATA first (a path, or - for standard
- * input), or an option that only sampled data take. */
-int integrate_data_wanted(int argc, char **argv, int first)
-{
-  static const char *const data_only[] = {"--gen", "--dx", "--x", "--x-col"};
-  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
-    return 0;
-  if (first < argc && (argv[first][0] != '-' || strcmp(argv[first], "-") == 0))
-    return 1;
-  for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
-    for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++) {
-      const size_t len = strlen(data_only[k]);
-      if (strncmp(argv[i], data_only[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '='))
-        return 1;
-    }
-  return 0;
-}
-
 /* One input, whole, in host memory in its own dtype. */
 typedef struct {
   const char *name;
@@ -142,32 +124,55 @@ typedef struct {
   gq_rule rule;
 } data_options;
 
+/* The option table over data_options *o (also read by integrate_data_wanted). */
+#define DATA_OPTIONS(o)                           \
+  {"dx", OPT_VALUE, &(o)->dx_text, NULL, 0},      \
+  {"x", OPT_VALUE, &(o)->x_path, NULL, 0},        \
+  {"x-col", OPT_VALUE, &(o)->x_col, NULL, 0},     \
+  {"rule", OPT_VALUE, &(o)->rule_text, NULL, 0},  \
+  {"format", OPT_VALUE, &(o)->v.format, NULL, 0}, \
+  {"dtype", OPT_VALUE, &(o)->v.dtype, NULL, 0},   \
+  {"offset", OPT_VALUE, &(o)->v.offset, NULL, 0}, \
+  {"col", OPT_VALUE, &(o)->v.col, NULL, 0},       \
+  {"gen", OPT_VALUE, &(o)->v.gen, NULL, 0},       \
+  {"n", OPT_VALUE, &(o)->v.n, NULL, 0},           \
+  {"seed", OPT_VALUE, &(o)->v.seed, NULL, 0},     \
+  {"device", OPT_VALUE, &(o)->v.device, NULL, 0}, \
+  CLI_OPT_DETERMINISTIC,                          \
+  {"check", OPT_FLAG, NULL, &(o)->v.check, 1},    \
+  {"no-check", OPT_FLAG, NULL, &(o)->v.check, 0}, \
+  {"json", OPT_FLAG, NULL, &(o)->v.json, 1},      \
+  {"help", OPT_FLAG, NULL, &(o)->v.help, 1}
+
+/* After the word `integrate` only: an operand (DATA, or - for standard
+ * input), wherever it stands, or an option that only sampled data take,
+ * read as cmd_integrate_data's parse reads them. */
+int integrate_data_wanted(int argc, char **argv, int first)
+{
+  static const char *const data_only[] = {"gen", "dx", "x", "x-col"};
+  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
+    return 0;
+  data_options scratch;
+  const cli_option opts[] = {DATA_OPTIONS(&scratch)};
+  const size_t n = sizeof opts / sizeof opts[0];
+  if (cli_peek(argc, argv, first, opts, n, NULL, NULL) > 0)
+    return 1;
+  for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++)
+    if (cli_peek(argc, argv, first, opts, n, data_only[k], NULL) > 0)
+      return 1;
+  return 0;
+}
+
 static int parse(int argc, char **argv, int first, data_options *o, const char **path)
 {
   memset(o, 0, sizeof *o);
-  const cli_option opts[] = {
-    {"dx", OPT_VALUE, &o->dx_text, NULL, 0},
-    {"x", OPT_VALUE, &o->x_path, NULL, 0},
-    {"x-col", OPT_VALUE, &o->x_col, NULL, 0},
-    {"rule", OPT_VALUE, &o->rule_text, NULL, 0},
-    {"format", OPT_VALUE, &o->v.format, NULL, 0},
-    {"dtype", OPT_VALUE, &o->v.dtype, NULL, 0},
-    {"offset", OPT_VALUE, &o->v.offset, NULL, 0},
-    {"col", OPT_VALUE, &o->v.col, NULL, 0},
-    {"gen", OPT_VALUE, &o->v.gen, NULL, 0},
-    {"n", OPT_VALUE, &o->v.n, NULL, 0},
-    {"seed", OPT_VALUE, &o->v.seed, NULL, 0},
-    {"device", OPT_VALUE, &o->v.device, NULL, 0}, CLI_OPT_DETERMINISTIC,
-    {"check", OPT_FLAG, NULL, &o->v.check, 1},
-    {"no-check", OPT_FLAG, NULL, &o->v.check, 0},
-    {"json", OPT_FLAG, NULL, &o->v.json, 1},
-    {"help", OPT_FLAG, NULL, &o->v.help, 1},
-  };
+  const cli_option opts[] = {DATA_OPTIONS(o)};
   char err[256];
   int npos = 0;
   *path = NULL;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], path, 1, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], path, 1, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o->v.help)
     return EXIT_OK;
   if (o->dx_text && o->x_path)
@@ -329,7 +334,7 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   data_options o;
   const char *path;
   int rc = parse(argc, argv, first, &o, &path);
-  if (rc != EXIT_OK || o.v.help) {
+  if (rc != EXIT_OK || o.v.help || cli_list_options) {
     if (o.v.help)
       usage_integrate_data(stdout);
     return rc;

@@ -1,5 +1,5 @@
-/* common.c — option scanning, errors and the device choice, shared by every
- * gpuquad command. */
+/* common.c — messages, the process's streams and the device choice, shared
+ * by every gpuquad command. */
 #include "config.h"
 
 #include <errno.h>
@@ -178,85 +178,6 @@ int cli_exit_status(int s)
   default: /* EINVAL, ENODEV, EDOM, EIO, EFORMAT, EPARSE, EUNSUP: the input */
     return EXIT_USAGE;
   }
-}
-
-static const cli_option *find_option(const cli_option *opts, size_t n, const char *name, size_t len)
-{
-  for (size_t k = 0; k < n; k++)
-    if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
-      return &opts[k];
-  return NULL;
-}
-
-int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t nopts,
-              const char **positional, int max_positional, int *npositional,
-              char *err, size_t errlen)
-{
-  int npos = 0, only_positional = 0;
-  for (int i = first; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
-      if (npos >= max_positional) {
-        snprintf(err, errlen, "unexpected argument '%s'", arg);
-        return -1;
-      }
-      positional[npos++] = arg;
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
-      only_positional = 1;
-      continue;
-    }
-    /* -h: the short form of --help, wherever a command has --help (GNU's) */
-    const cli_option *help = strcmp(arg, "-h") == 0 ? find_option(opts, nopts, "help", 4) : NULL;
-    if (help && help->kind == OPT_FLAG) {
-      *help->flag = help->set_to;
-      continue;
-    }
-    if (arg[1] != '-') {
-      snprintf(err, errlen, "unknown option '%s' (options are spelled --name=value; -h and -V are the short forms "
-                            "of --help and --version)", arg);
-      return -1;
-    }
-    const char *name = arg + 2, *eq = strchr(name, '=');
-    const size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    const cli_option *o = find_option(opts, nopts, name, len);
-    if (!o) {
-      /* the hint names the help that lists this command's options: argv[1]
-       * is the command word when the options start after it */
-      snprintf(err, errlen, "unknown option '--%.*s' (see gpuquad %s%s--help)", (int)len, name,
-               first >= 2 ? argv[1] : "", first >= 2 ? " " : "");
-      return -1;
-    }
-    if (o->kind == OPT_FLAG) {
-      if (eq) {
-        snprintf(err, errlen, "option '--%s' takes no value", o->name);
-        return -1;
-      }
-      *o->flag = o->set_to;
-      continue;
-    }
-    const char *value;
-    if (eq) {
-      value = eq + 1;
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      snprintf(err, errlen, "option '--%s' needs a value", o->name);
-      return -1;
-    }
-    if (o->kind == OPT_VALUE) {
-      *o->value = value;
-    } else if (*o->flag < o->set_to) {
-      o->value[(*o->flag)++] = value;
-    } else {
-      snprintf(err, errlen, "option '--%s' given more than %d times", o->name, o->set_to);
-      return -1;
-    }
-  }
-  if (npositional)
-    *npositional = npos;
-  return 0;
 }
 
 int cli_parse_error(const char *text, const char *const *params, const gq_parse_error *err)

@@ -322,9 +322,10 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   const char *paths[2];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err,
-                sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc =
+    cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o->help) {
     usage(stdout);
     return EXIT_OK;
