@@ -93,11 +93,23 @@ int cli_split_list(const char *name, const char *text, int dims, char tok[][CLI_
 
 /* ---- JSON output ---------------------------------------------------------- */
 typedef struct {
-  FILE *out;
+  FILE *out;    /* JSON: the stream; CSV: the row being built            */
   int fields;
+  FILE *dest;   /* CSV: where the header line and the row go at json_end */
+  FILE *header; /* CSV: the header line being built                      */
+  char *header_text, *row_text;
+  size_t header_len, row_len;
 } json_writer;
 
 void json_begin(json_writer *w, FILE *out);
+/* --csv: the same record as a CSV header line and one row (RFC 4180), the
+ * keys the JSON object would have as the columns, an array member as one
+ * column per element (key_1, key_2, ...), a non-finite number as inf, -inf
+ * or nan (NumPy's and pandas' spelling).  0, or -1 out of memory. */
+int json_begin_csv(json_writer *w, FILE *out);
+/* json_begin_csv for --csv, else json_begin: 0, or EXIT_RUNTIME after a
+ * message. */
+int json_begin_as(json_writer *w, FILE *out, int csv);
 void json_string(json_writer *w, const char *key, const char *value);
 void json_number(json_writer *w, const char *key, double value); /* null if not finite */
 void json_uint(json_writer *w, const char *key, uint64_t value);

@@ -27,8 +27,11 @@ void usage_batch(FILE *out)
         "\n"
         "  --device=DEV         auto (default), cuda, cuda:N, cpu: for every line\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
+        "  --json               JSON Lines, one object per problem (the default)\n"
         "  --csv                CSV (a header, a row per problem) instead of JSON Lines\n"
         "  --table              a table instead of JSON Lines\n"
+        "  --quiet              print only the estimates, one a line (a problem that\n"
+        "                       failed: nan, and why on stderr)\n"
         "  --help               this help\n"
         "\n"
         "Exit status: the worst of the problems': 0 all ok, 1 some check failed or\n"
@@ -180,12 +183,14 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
 {
   (void)t_start_ms;
   const char *device = "auto", *positional[1];
-  int help = 0, csv = 0, table = 0, no_cache = 0, npos = 0;
+  int help = 0, json = 0, csv = 0, table = 0, quiet = 0, no_cache = 0, npos = 0;
   const cli_option opts[] = {
     {"device", OPT_VALUE, &device, NULL, 0},
     {"no-cache", OPT_FLAG, NULL, &no_cache, 1},
+    {"json", OPT_FLAG, NULL, &json, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"table", OPT_FLAG, NULL, &table, 1},
+    {"quiet", OPT_FLAG, NULL, &quiet, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];
@@ -198,8 +203,8 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
   }
   if (npos != 1)
     return cli_error(EXIT_USAGE, "batch: give one FILE.jsonl, or - for standard input (see gpuquad batch --help)");
-  if (csv && table)
-    return cli_error(EXIT_USAGE, "--csv, --table: choose one");
+  if (json + csv + table + quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv, --table, --quiet: choose one");
   const int from_stdin = strcmp(positional[0], "-") == 0;
   FILE *in = from_stdin ? stdin : fopen(positional[0], "r");
   if (!in)
@@ -214,7 +219,7 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
   if (no_cache)
     gq_context_set_jit_cache(ctx, 0);
   batch_writer w;
-  batch_writer_open(&w, stdout, csv ? BATCH_CSV : table ? BATCH_TABLE : BATCH_JSONL, NULL);
+  batch_writer_open(&w, stdout, csv ? BATCH_CSV : table ? BATCH_TABLE : quiet ? BATCH_QUIET : BATCH_JSONL, NULL);
   char *text = NULL;
   size_t cap = 0, line = 0;
   ssize_t len;

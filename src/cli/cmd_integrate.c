@@ -69,10 +69,11 @@ void usage_integrate(FILE *out)
         "                       product), in one process; --a/--b may then be\n"
         "                       expressions of the parameters (--b=k); a table, or\n"
         "                       JSON Lines (--json), --csv, or the estimates (--quiet)\n"
-        "  --csv                a sweep's results as CSV\n"
+        "  --csv                CSV: a header line, a row per integral (the columns of\n"
+        "                       gpuquad batch --csv); --rule=adaptive: --json's fields\n"
         "  --plot=FILE          a sweep's estimates, with error bars, against the\n"
         "                       swept parameter: FILE.png or FILE.svg (gnuplot)\n"
-        "  --help               this help; --version: the version\n",
+        "  --help, -h           this help; --version, -V: the version\n",
         out);
   cli_cumulative_usage(out);
   fputs("\nExit status: 0 ok, 1 check failed or not made (or the adaptive tolerance not\n"
@@ -242,7 +243,7 @@ const char *cli_reference_method(int method)
 /* A JSON member: one number for one dimension, else an array (cli.h). */
 void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
 {
-  char text[GQ_ADAPTIVE_MAX_DIM * 32 + 4];
+  char text[GQ_MC_MAX_DIMS * 32 + 4]; /* the most axes of any command (mc, more than adaptive) */
   size_t at = 0;
   for (int d = 0; d < dims; d++) {
     /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */

@@ -17,7 +17,7 @@
 typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   const char *epsrel_text, *epsabs_text, *max_evals_text;
-  int check, json, quiet, no_cache;
+  int check, json, csv, quiet, no_cache;
 } adaptive_cli;
 
 /* --a, --b (one value for every axis, or one per axis) into opt. */
@@ -77,7 +77,7 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
 
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
 {
-  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0};
+  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0, 0};
   int help = 0, version = 0, nparams = 0;
   const char *params[CLI_MAX_PARAMS];
   const cli_option opts[] = {
@@ -95,6 +95,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
     {"json", OPT_FLAG, NULL, &o.json, 1},
+    {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"param", OPT_LIST, params, &nparams, CLI_MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
@@ -144,12 +145,14 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
   return rc;
 }
 
-static void print_json(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
-                       const gq_context *ctx, int check, const gq_reference *ref, double tolerance,
-                       const gq_check_outcome *outcome, const char *ref_method, double wall_ms)
+/* --json, or --csv: the same fields as a header line and a row */
+static int print_json(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
+                      const gq_context *ctx, int check, const gq_reference *ref, double tolerance,
+                      const gq_check_outcome *outcome, const char *ref_method, double wall_ms, int csv)
 {
   json_writer w;
-  json_begin(&w, stdout);
+  if (json_begin_as(&w, stdout, csv) != EXIT_OK)
+    return EXIT_RUNTIME;
   json_string(&w, "command", "integrate");
   json_string(&w, "integrand", gq_integrand_name(f));
   json_string(&w, "formula", gq_integrand_formula(f));
@@ -189,6 +192,7 @@ static void print_json(const gq_integrand *f, const gq_adaptive_options *opt, co
   json_string(&w, "jit", cli_jit_name(r->jit));
   json_number(&w, "jit_ms", r->compile_ms);
   json_end(&w);
+  return EXIT_OK;
 }
 
 static void print_table(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
@@ -253,14 +257,17 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
     }
   }
   const double wall_ms = cli_wall_ms() - t_start_ms;
-  if (o->json)
-    print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
+  rc = EXIT_OK;
+  if (o->json || o->csv)
+    rc = print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms,
+                    o->csv);
   else if (o->quiet)
     printf("%.17g\n", r.estimate);
   else
     print_table(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
   gq_context_free(ctx);
-  rc = EXIT_OK;
+  if (rc != EXIT_OK)
+    return rc;
   if (!r.reached) {
     cli_error(EXIT_CHECK, "accuracy not reached (%s after %llu evaluations): error estimate %.3g, tolerance %.3g",
               gq_adaptive_stop_name(r.stop), (unsigned long long)r.evaluations, r.abserr, r.tolerance);

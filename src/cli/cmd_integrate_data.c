@@ -47,9 +47,11 @@ void usage_integrate_data(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
-  fputs("  --check              compare with the same rule in long double on the host;\n"
+  fputs("  --check, --no-check  compare with the same rule in long double on the host;\n"
         "                       exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
+        "  --csv                the same fields as a CSV header line and one row\n"
+        "  --quiet              print only the integral\n"
         "  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
@@ -142,6 +144,8 @@ typedef struct {
   {"check", OPT_FLAG, NULL, &(o)->v.check, 1},    \
   {"no-check", OPT_FLAG, NULL, &(o)->v.check, 0}, \
   {"json", OPT_FLAG, NULL, &(o)->v.json, 1},      \
+  {"csv", OPT_FLAG, NULL, &(o)->v.csv, 1},        \
+  {"quiet", OPT_FLAG, NULL, &(o)->v.quiet, 1},    \
   {"help", OPT_FLAG, NULL, &(o)->v.help, 1}
 
 /* After the word `integrate` only: an operand (DATA, or - for standard
@@ -177,6 +181,8 @@ static int parse(int argc, char **argv, int first, data_options *o, const char *
     return EXIT_OK;
   if (o->dx_text && o->x_path)
     return cli_error(EXIT_USAGE, "--dx and --x both give the abscissae: take one");
+  if (o->v.json + o->v.csv + o->v.quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
   o->dx = 1.0;
   if (o->dx_text && gq_parse_real(o->dx_text, &o->dx, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--dx=%s: %s", o->dx_text, err);
@@ -274,14 +280,19 @@ static int place(gq_context *ctx, int check, samples_data *d, void **dy, void **
   return EXIT_OK;
 }
 
-static void print(const data_options *o, const samples_data *d, const gq_samples_result *r,
-                  const gq_ref_samples *ref, int passed, gq_context *ctx, double t0)
+static int print(const data_options *o, const samples_data *d, const gq_samples_result *r,
+                 const gq_ref_samples *ref, int passed, gq_context *ctx, double t0)
 {
   const char *rule = o->rule == GQ_RULE_SIMPSON ? "simpson" : "trapezoid";
   const char *dtype = d->is_float ? "f32" : "f64";
-  if (o->v.json) {
+  if (o->v.quiet) {
+    printf("%.17g\n", r->value);
+    return EXIT_OK;
+  }
+  if (o->v.json || o->v.csv) {
     json_writer w;
-    json_begin(&w, stdout);
+    if (json_begin_as(&w, stdout, o->v.csv) != EXIT_OK)
+      return EXIT_RUNTIME;
     json_string(&w, "command", "integrate-data");
     json_string(&w, "input", d->y.name);
     json_string(&w, "format", d->y.format);
@@ -308,7 +319,7 @@ static void print(const data_options *o, const samples_data *d, const gq_samples
     json_number(&w, "integrate_ms", d->ms);
     json_number(&w, "wall_ms", cli_wall_ms() - t0);
     json_end(&w);
-    return;
+    return EXIT_OK;
   }
   printf("integrate %s: n = %zu (%s, %s), %s rule\n", d->y.name, (size_t)r->n, dtype, d->y.format, rule);
   if (d->has_x)
@@ -327,6 +338,7 @@ static void print(const data_options *o, const samples_data *d, const gq_samples
     printf("  backend      %s\n", gq_context_device_name(ctx));
   printf("  integrate    %.4g ms%s\n", d->ms, d->generated ? "  (data generated in place)" : "");
   printf("  wall time    %.4g ms\n", cli_wall_ms() - t0);
+  return EXIT_OK;
 }
 
 int cmd_integrate_data(int argc, char **argv, int first, double t0)
@@ -348,7 +360,7 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   void *dy = NULL, *dx = NULL;
   rc = read_inputs(&o, path, &ro, &d);
   if (rc == EXIT_OK)
-    rc = cli_open_context(o.v.device ? o.v.device : "auto", 0, &ctx);
+    rc = cli_open_context(o.v.device ? o.v.device : "auto", o.v.quiet, &ctx);
   if (rc == EXIT_OK)
     rc = place(ctx, o.v.check, &d, &dy, &dx);
   gq_samples_result r;
@@ -370,8 +382,8 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
     const int passed = check.verdict == GQ_CHECK_PASSED;
     if (isinf(r.value))
       vec_overflow_note("the integral");
-    print(&o, &d, &r, &ref, passed, ctx, t0);
-    if (!passed)
+    rc = print(&o, &d, &r, &ref, passed, ctx, t0);
+    if (rc == EXIT_OK && !passed)
       rc = cli_error(EXIT_CHECK, "%s", check.message);
   }
   if (ctx) {

@@ -450,14 +450,10 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     json_string(&w, "formula", gq_integrand_formula(f));
     json_uint(&w, "dims", (uint64_t)opt.dims);
     json_string(&w, "dist", o->dist_text);
-    if (opt.dist == GQ_MC_UNIFORM)
-      for (int d = 0; d < opt.dims; d++) {
-        char key[16];
-        snprintf(key, sizeof key, "a%d", d + 1);
-        json_number(&w, key, opt.a[d]);
-        snprintf(key, sizeof key, "b%d", d + 1);
-        json_number(&w, key, opt.b[d]);
-      }
+    if (opt.dist == GQ_MC_UNIFORM) { /* as integrate's: a number in one dimension, else an array */
+      cli_json_limits(&w, "a", opt.dims, opt.a);
+      cli_json_limits(&w, "b", opt.dims, opt.b);
+    }
     json_uint(&w, "n", r.n);
     json_uint(&w, "n_requested", opt.n);
     json_uint(&w, "seed", r.seed);

@@ -319,22 +319,78 @@ void cli_jit_note(int jit)
                     "write to it (see GPUQUAD_CACHE_DIR in gpuquad(1))\n");
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- JSON (and the same record as CSV) ------------------------------------ */
 void json_begin(json_writer *w, FILE *out)
 {
+  memset(w, 0, sizeof *w);
   w->out = out;
-  w->fields = 0;
   fputc('{', out);
+}
+
+int json_begin_csv(json_writer *w, FILE *out)
+{
+  memset(w, 0, sizeof *w);
+  w->dest = out;
+  w->header = open_memstream(&w->header_text, &w->header_len);
+  w->out = open_memstream(&w->row_text, &w->row_len);
+  if (w->header && w->out)
+    return 0;
+  if (w->header)
+    fclose(w->header);
+  if (w->out)
+    fclose(w->out);
+  free(w->header_text);
+  free(w->row_text);
+  return -1;
+}
+
+int json_begin_as(json_writer *w, FILE *out, int csv)
+{
+  if (!csv) {
+    json_begin(w, out);
+    return 0;
+  }
+  return json_begin_csv(w, out) == 0 ? 0 : cli_error(EXIT_RUNTIME, "out of memory");
 }
 
 static void json_key(json_writer *w, const char *key)
 {
+  if (w->dest) {
+    fprintf(w->header, "%s%s", w->fields ? "," : "", key);
+    if (w->fields++)
+      fputc(',', w->out);
+    return;
+  }
   fprintf(w->out, "%s\"%s\": ", w->fields++ ? ", " : "", key);
+}
+
+/* A CSV cell: quoted, with quotes doubled, when it holds a separator, a
+ * quote, a line break or an edge blank (RFC 4180). */
+static void csv_cell(FILE *out, const char *text, size_t len)
+{
+  int quote = len > 0 && (text[0] == ' ' || text[len - 1] == ' ');
+  for (size_t k = 0; k < len && !quote; k++)
+    quote = text[k] == ',' || text[k] == '"' || text[k] == '\n' || text[k] == '\r';
+  if (!quote) {
+    fwrite(text, 1, len, out);
+    return;
+  }
+  fputc('"', out);
+  for (size_t k = 0; k < len; k++) {
+    if (text[k] == '"')
+      fputc('"', out);
+    fputc(text[k], out);
+  }
+  fputc('"', out);
 }
 
 void json_string(json_writer *w, const char *key, const char *value)
 {
   json_key(w, key);
+  if (w->dest) {
+    csv_cell(w->out, value, strlen(value));
+    return;
+  }
   fputc('"', w->out);
   /* Valid JSON whatever the bytes: a file name need not be UTF-8.  Controls
    * as \u00XX, each byte that is no UTF-8 as U+FFFD (the replacement
@@ -357,7 +413,11 @@ void json_string(json_writer *w, const char *key, const char *value)
 void json_number(json_writer *w, const char *key, double value)
 {
   json_key(w, key);
-  if (value == value && value - value == 0.0)
+  if (w->dest && value != value)
+    fputs("nan", w->out);
+  else if (w->dest && value - value != 0.0)
+    fputs(value < 0 ? "-inf" : "inf", w->out);
+  else if (value == value && value - value == 0.0)
     fprintf(w->out, "%.17g", value);
   else
     fputs("null", w->out);
@@ -369,10 +429,45 @@ void json_uint(json_writer *w, const char *key, uint64_t value)
   fprintf(w->out, "%llu", (unsigned long long)value);
 }
 
+/* One element of a flat JSON array as a CSV cell: a string unquoted (the
+ * members written here hold no escapes), anything else as it is. */
+static void csv_element(FILE *out, const char *text, size_t len)
+{
+  while (len > 0 && *text == ' ')
+    text++, len--;
+  if (len >= 2 && text[0] == '"' && text[len - 1] == '"')
+    text++, len -= 2;
+  csv_cell(out, text, len);
+}
+
 void json_raw(json_writer *w, const char *key, const char *json)
 {
-  json_key(w, key);
-  fputs(json, w->out);
+  if (!w->dest || json[0] != '[') {
+    json_key(w, key);
+    if (w->dest)
+      csv_cell(w->out, json, strlen(json));
+    else
+      fputs(json, w->out);
+    return;
+  }
+  /* an array: one column per element, split at the commas outside strings */
+  const char *p = json + 1, *start = p;
+  int k = 0, in_string = 0;
+  for (; *p; p++) {
+    if (*p == '"')
+      in_string = !in_string;
+    if (in_string || (*p != ',' && *p != ']'))
+      continue;
+    if (p > start || *p == ',') {
+      char column[128];
+      snprintf(column, sizeof column, "%s_%d", key, ++k);
+      json_key(w, column);
+      csv_element(w->out, start, (size_t)(p - start));
+    }
+    start = p + 1;
+    if (*p == ']')
+      break;
+  }
 }
 
 void json_bool(json_writer *w, const char *key, int value)
@@ -383,7 +478,15 @@ void json_bool(json_writer *w, const char *key, int value)
 
 void json_end(json_writer *w)
 {
-  fputs("}\n", w->out);
+  if (!w->dest) {
+    fputs("}\n", w->out);
+    return;
+  }
+  fclose(w->header);
+  fclose(w->out);
+  fprintf(w->dest, "%s\n%s\n", w->header_text ? w->header_text : "", w->row_text ? w->row_text : "");
+  free(w->header_text);
+  free(w->row_text);
 }
 
 double cli_wall_ms(void)

@@ -141,11 +141,12 @@ static void refusal(const walk *w, int code, const cli_option *opts, size_t nopt
   }
   const char *name = word + 2, *eq = strchr(name, '=');
   const size_t len = eq ? (size_t)(eq - name) : strlen(name);
-  /* an exact name would have been taken: several prefixes, or none */
+  /* an exact name would have been taken: several prefixes, or none ("--=5":
+   * the empty name, which getopt_long takes for a prefix of every one) */
   size_t used = 0;
   int matches = 0;
   char names[160] = "";
-  for (size_t k = 0; k < nopts; k++)
+  for (size_t k = 0; k < nopts && len > 0; k++)
     if (strncmp(opts[k].name, name, len) == 0) {
       const int n = snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s--%s",
                              matches++ ? ", " : "", opts[k].name);

@@ -27,12 +27,14 @@ void vec_cli_options(vec_options *o, cli_option *opts)
     {"check", OPT_FLAG, NULL, &o->check, 1},
     {"no-check", OPT_FLAG, NULL, &o->check, 0},
     {"json", OPT_FLAG, NULL, &o->json, 1},
+    {"csv", OPT_FLAG, NULL, &o->csv, 1},
+    {"quiet", OPT_FLAG, NULL, &o->quiet, 1},
     {"help", OPT_FLAG, NULL, &o->help, 1},
   };
   memcpy(opts, list, sizeof list);
 }
 
-void vec_usage_options(FILE *out)
+void vec_usage_options(FILE *out, const char *quiet)
 {
   fputs("Data (a path, or - for standard input):\n"
         "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
@@ -48,9 +50,13 @@ void vec_usage_options(FILE *out)
         "  --device=DEV         auto (default), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);
-  fputs("  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
-        "  --json               one JSON object instead of the table\n"
-        "  --help               this help\n"
+  fprintf(out,
+          "  --check, --no-check  compare with GSL on the host; exit 1 beyond the tolerance\n"
+          "  --json               one JSON object instead of the table\n"
+          "  --csv                the same fields as a CSV header line and one row\n"
+          "  --quiet              print only %s\n",
+          quiet);
+  fputs("  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
         out);
@@ -339,9 +345,11 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
   if (rc != EXIT_OK)
     return rc;
+  if (o->json + o->csv + o->quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
   if (o->check && cli_mpi_ranks() > 1) /* the host reference would see one rank's data */
     return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
-  rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
+  rc = cli_open_context(o->device ? o->device : "auto", o->quiet, ctx);
   if (rc != EXIT_OK)
     return rc;
   gq_data_ref_init(&run->ref, kind == VEC_DOT ? GQ_REF_DOT : kind == VEC_RMS ? GQ_REF_RMS : GQ_REF_STATS);
