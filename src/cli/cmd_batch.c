@@ -202,7 +202,7 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
     return EXIT_OK;
   }
   if (npos != 1)
-    return cli_error(EXIT_USAGE, "batch: give one FILE.jsonl, or - for standard input (see gpuquad batch --help)");
+    return cli_error(EXIT_USAGE, "batch: give one FILE.jsonl, or - for standard input (see 'gpuquad help batch')");
   if (json + csv + table + quiet > 1)
     return cli_error(EXIT_USAGE, "--json, --csv, --table, --quiet: choose one");
   const int from_stdin = strcmp(positional[0], "-") == 0;

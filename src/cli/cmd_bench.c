@@ -90,7 +90,7 @@ static int parse_list(const char *option, const char *text, int (*parse)(const c
     snprintf(word, sizeof word, "%.*s", (int)len, p);
     const int k = len < sizeof word ? parse(word) : -1;
     if (k < 0)
-      return bench_error(EXIT_USAGE, "--%s: unknown '%s' (see gpuquad bench --help)", option, word);
+      return bench_error(EXIT_USAGE, "--%s: unknown '%s' (see 'gpuquad help bench')", option, word);
     int seen = 0;
     for (int j = 0; j < *n; j++)
       seen |= out[j] == k;

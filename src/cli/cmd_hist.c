@@ -503,7 +503,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     return EXIT_OK;
   }
   if (!o.bins)
-    return cli_error(EXIT_USAGE, "--bins=K is required (see gpuquad hist --help)");
+    return cli_error(EXIT_USAGE, "--bins=K is required (see 'gpuquad help hist')");
   int dims = 1;
   uint32_t bins[2] = {1, 1};
   int rc = parse_bins(o.bins, &dims, bins);

@@ -181,7 +181,7 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
     return EXIT_OK;
   }
   if (!o.fname)
-    return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
+    return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see 'gpuquad help mc')");
   if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv || plot) { /* a sweep: batch_run.c */
     /* Sweeps draw plain Philox samples; VEGAS and Sobol are refused rather
      * than silently replaced. */

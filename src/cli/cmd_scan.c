@@ -292,7 +292,7 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   if (o.gen && npaths > 0)
     return cli_error(EXIT_USAGE, "--gen replaces the input file (got '%s')", paths[0]);
   if (!o.gen && npaths == 0)
-    return cli_error(EXIT_USAGE, "expected an input file (or --gen); see --help");
+    return cli_error(EXIT_USAGE, "expected an input file (or --gen) (see 'gpuquad help scan')");
   if (!o.gen && (o.n || o.seed))
     return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
   gq_reader_opts ropts;

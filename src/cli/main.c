@@ -97,7 +97,7 @@ static int list_options(int argc, char **argv, double t0)
     return EXIT_OK;
   }
   if (argc > 3 || !is_command(argv[2]))
-    return cli_error(EXIT_USAGE, "--list-options: expected one command (see gpuquad --help)");
+    return cli_error(EXIT_USAGE, "--list-options: expected one command (see 'gpuquad --help')");
   char *again[] = {argv[0], argv[2], NULL};
   cli_list_options = 1;
   int rc = run_command(2, again, t0);
@@ -126,7 +126,7 @@ static int help_command(int argc, char **argv, double t0)
     char *again[] = {argv[0], argv[2], help_flag, NULL};
     return run_command(3, again, t0);
   }
-  return cli_error(EXIT_USAGE, "help: unknown command '%s' (see gpuquad --help)", argv[2]);
+  return cli_error(EXIT_USAGE, "help: unknown command '%s' (see 'gpuquad --help')", argv[2]);
 }
 
 static int run_command(int argc, char **argv, double t0)
@@ -155,7 +155,7 @@ static int run_command(int argc, char **argv, double t0)
     else if (strcmp(argv[1], "help") == 0)
       return help_command(argc, argv, t0);
     else
-      return cli_error(EXIT_USAGE, "unknown command '%s' (see gpuquad --help)", argv[1]);
+      return cli_error(EXIT_USAGE, "unknown command '%s' (see 'gpuquad --help')", argv[1]);
   }
   return cmd_integrate(argc, argv, first, t0);
 }
