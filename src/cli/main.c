@@ -84,7 +84,7 @@ static int is_command(const char *word)
   return 0;
 }
 
-/* gpuquad --list-options [COMMAND] (hidden; completion/gpuquad.bash reads
+/* gpuquad --list-options [COMMAND] (hidden; completion/gpuquad reads
  * it): the commands, or COMMAND's options as its own parser has them, so that
  * completion cannot drift from the tables.  integrate lists its three tables
  * (points, DATA, --rule=adaptive), bench its two (--hist). */

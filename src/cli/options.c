@@ -102,8 +102,8 @@ static int walk_step(walk *w, const char **value, int *code)
   return STEP_BAD;
 }
 
-/* The word getopt_long has just refused: the long option before optind, or
- * the short one in optopt. */
+/* The long option getopt_long has just refused (the word before optind), or
+ * NULL: a short one is in optopt. */
 static const char *refused_word(const walk *w)
 {
   const char *word = optind > 0 && optind <= w->argc ? w->argv[optind - 1] : NULL;
@@ -148,8 +148,8 @@ static void refusal(const walk *w, int code, const cli_option *opts, size_t nopt
   char names[160] = "";
   for (size_t k = 0; k < nopts && len > 0; k++)
     if (strncmp(opts[k].name, name, len) == 0) {
-      const int n = snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s--%s",
-                             matches++ ? ", " : "", opts[k].name);
+      char *at = used < sizeof names ? names + used : NULL;
+      const int n = snprintf(at, at ? sizeof names - used : 0, "%s--%s", matches++ ? ", " : "", opts[k].name);
       used += n > 0 ? (size_t)n : 0;
     }
   if (used >= sizeof names)
