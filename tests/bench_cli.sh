@@ -18,12 +18,14 @@ run "$GPUQUAD" --help
 check "gpuquad --help names the bench command" sh -c 'printf "%s\n" "$1" | grep -q "^  bench "' _ "$out"
 
 # expect_usage DESC MESSAGE-PATTERN ARGS...
+# PREFIX: "gpuquad bench: " for bench's own messages, "gpuquad: bench: " for
+# the shared option parser's, which end with where the help is.
 expect_usage() {
-  desc=$1 pattern=$2
+  prefix=${prefix:-"gpuquad bench: "} desc=$1 pattern=$2
   shift 2
   run "$GPUQUAD" bench "$@"
   if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(lines "$err")" -eq 1 ] &&
-     printf '%s\n' "$err" | grep -q "^gpuquad bench: " && printf '%s\n' "$err" | grep -q -- "$pattern"; then
+     printf '%s\n' "$err" | grep -q "^$prefix" && printf '%s\n' "$err" | grep -q -- "$pattern"; then
     ok "$desc: $err"
   else
     not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
@@ -53,9 +55,10 @@ expect_usage "method number 0x3" "--method: unknown '0x3'" --method=0x3
 expect_usage "method number ' 3'" "--method: unknown ' 3'" "--method= 3"
 expect_usage "--device=cpu" "--device=cpu: expected cuda or cuda:N" --device=cpu
 expect_usage "--plot=chart.pdf" "--plot=chart.pdf: the file must end in .png or .svg" --plot=chart.pdf
-expect_usage "unknown option" "unknown option '--bogus'" --bogus
-expect_usage "--csv without a value" "option '--csv' needs a value" --csv
-expect_usage "extra argument" "unexpected argument 'extra'" extra
+prefix="gpuquad: bench: " expect_usage "unknown option" "unknown option '--bogus' (see 'gpuquad help bench')" --bogus
+prefix="gpuquad: bench: " expect_usage "--csv without a value" "option '--csv' needs a value" --csv
+prefix="gpuquad: bench: " expect_usage "extra argument" "unexpected argument 'extra'" extra
+prefix="gpuquad: bench: " expect_usage "--hist: unknown option" "unknown option '--bogus'" --hist --bogus
 
 # gnuplot is found at run time: none on PATH is a one-line error ...
 mkdir "$tap_tmp/empty" "$tap_tmp/fake"

@@ -22,7 +22,9 @@ for c in mc stats hist scan batch; do
   check "$c -h prints $c's usage" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | head -1 | grep -q "^Usage: gpuquad $3"' _ "$rc" "$out" "$c"
 done
 run "$GPUQUAD" mc -x
-check "mc -x: exit 2, names the short forms" sh -c '[ "$1" -eq 2 ] && printf "%s\n" "$2" | grep -q "^gpuquad: unknown option .-x..*-h and -V"' _ "$rc" "$err"
+check "mc -x: exit 2, names the short form and mc's help" sh -c '[ "$1" -eq 2 ] && [ "$2" = "gpuquad: mc: unknown option '"'-x'"' (options are spelled --name=value; -h is short for --help; see '"'gpuquad help mc'"')" ]' _ "$rc" "$err"
+run "$GPUQUAD" -x
+check "-x: exit 2, names -h and -V" sh -c '[ "$1" -eq 2 ] && printf "%s\n" "$2" | grep -q "^gpuquad: unknown option .-x..*-h and -V"' _ "$rc" "$err"
 
 run "$GPUQUAD" integrate --help
 check "integrate --help exits 0 with usage" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "^Usage: gpuquad \[integrate\]"' _ "$rc" "$out"

@@ -20,6 +20,7 @@ check "installs libgpuquad.a" test -f "$stage$prefix/lib/libgpuquad.a"
 check "installs gpuquad.h" test -f "$stage$prefix/include/gpuquad.h"
 check "installs gpuquad.pc" test -n "$libdir"
 check "installs the program" test -x "$stage$prefix/bin/gpuquad"
+check "installs the bash completion (bash-completion/completions/gpuquad)" sh -c 'find "$1" -path "*/bash-completion/completions/gpuquad" | grep -q .' _ "$stage"
 check "installs gpuquad(1) and gpuquad(3)" sh -c 'test -f "$1/share/man/man1/gpuquad.1" && test -f "$1/share/man/man3/gpuquad.3"' _ "$stage$prefix"
 pc() { PKG_CONFIG_PATH=$libdir pkg-config --define-variable=prefix="$stage$prefix" "$@" gpuquad; }
 check "pkg-config knows the version" test "$(pc --modversion)" = "$PACKAGE_VERSION"

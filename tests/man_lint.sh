@@ -114,11 +114,16 @@ for cmd in $commands; do
   done
 done
 # Options the page names must exist: each \-\-word in the page is one that
-# some command's --help (or bench --hist's) lists, or --help/--version themselves.
+# some command's --help (or bench --hist's) lists, or --help/--version
+# themselves, or an abbreviation the parser takes (the prefix of one of
+# them), or an option of configure (--with-*, --enable-*, --disable-*).
 known=$( (for cmd in "" $commands; do "$GPUQUAD" $cmd --help; done; "$GPUQUAD" bench --hist --help) |
   grep -o -- '--[a-z][a-z-]*' | sort -u)
 documented=$(grep -oE -- '\\-\\-[a-z]([a-z0-9]|\\-[a-z])*' "$page" | sed 's/\\-/-/g' | sort -u)
 printf '%s\n' "$known" >"$tap_tmp/known"
-unknown=$(printf '%s\n' "$documented" | grep -vxF -f "$tap_tmp/known" | tr '\n' ' ')
+unknown=$(printf '%s\n' "$documented" | grep -vxF -f "$tap_tmp/known" | grep -v -- '^--\(with\|enable\|disable\)-' |
+  while read -r word; do
+    [ "$(grep -c -- "^$word" "$tap_tmp/known")" -eq 1 ] || printf '%s ' "$word"
+  done)
 check "every option gpuquad(1) names is one the program lists${unknown:+ (unknown: $unknown)}" test -z "$unknown"
 finish

@@ -114,7 +114,9 @@ void batch_write(batch_writer *w, const batch_record *r)
     /* one line per problem, so that lines match values; a problem that
      * failed says why on stderr */
     fprintf(w->out, "%.17g\n", r->estimate);
-    if (r->status >= EXIT_USAGE)
+    if (r->status >= EXIT_USAGE && r->line > 0) /* gpuquad batch: a line of the input */
+      fprintf(stderr, "gpuquad: line %zu: %s\n", r->line, r->message);
+    else if (r->status >= EXIT_USAGE)
       fprintf(stderr, "gpuquad: problem %zu (%s): %s\n", r->index, r->params, r->message);
   } else {
     if (w->records == 0)

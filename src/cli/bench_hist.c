@@ -142,8 +142,9 @@ static int parse_hist_options(int argc, char **argv, int first, hist_options *o,
   };
   char err[256];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos, err, sizeof err) != 0)
-    return bench_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (*help)
     return EXIT_OK;
   int rc = each_item("bins", bins_text, add_bins, o);
@@ -275,7 +276,7 @@ int cmd_bench_hist(int argc, char **argv, int first)
   memset(&o, 0, sizeof o);
   int help = 0;
   int rc = parse_hist_options(argc, argv, first, &o, &help);
-  if (rc != EXIT_OK)
+  if (rc != EXIT_OK || cli_list_options)
     return rc;
   if (help) {
     usage_bench_hist(stdout);

@@ -18,23 +18,7 @@ enum {
                        that could not be written                            */
 };
 
-/* ---- options ----------------------------------------------------------- */
-typedef enum { OPT_FLAG, OPT_VALUE, OPT_LIST } cli_opt_kind;
-
-typedef struct {
-  const char *name;    /* without the leading "--"                          */
-  cli_opt_kind kind;
-  const char **value;  /* OPT_VALUE: where the text goes (last one wins);
-                          OPT_LIST: an array of max_items, filled in order  */
-  int *flag;           /* OPT_FLAG: set to set_to; OPT_LIST: the count      */
-  int set_to;          /* OPT_LIST: max_items                               */
-} cli_option;
-
-/* Parse argv[first..argc-1]: --name=value, --name value, --flag; "--" ends
- * the options; other words are positional.  Returns 0, or -1 with a message. */
-int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t nopts,
-              const char **positional, int max_positional, int *npositional,
-              char *err, size_t errlen);
+#include "options.h" /* cli_option, cli_parse, cli_peek */
 
 /* Print "gpuquad: MESSAGE" on stderr, one line: control characters and bytes
  * that are no UTF-8 escaped (\n, \t, \xHH), whatever a name holds; returns
@@ -110,11 +94,23 @@ int cli_split_list(const char *name, const char *text, int dims, char tok[][CLI_
 
 /* ---- JSON output ---------------------------------------------------------- */
 typedef struct {
-  FILE *out;
+  FILE *out;    /* JSON: the stream; CSV: the row being built            */
   int fields;
+  FILE *dest;   /* CSV: where the header line and the row go at json_end */
+  FILE *header; /* CSV: the header line being built                      */
+  char *header_text, *row_text;
+  size_t header_len, row_len;
 } json_writer;
 
 void json_begin(json_writer *w, FILE *out);
+/* --csv: the same record as a CSV header line and one row (RFC 4180), the
+ * keys the JSON object would have as the columns, an array member as one
+ * column per element (key_1, key_2, ...), a non-finite number as inf, -inf
+ * or nan (NumPy's and pandas' spelling).  0, or -1 out of memory. */
+int json_begin_csv(json_writer *w, FILE *out);
+/* json_begin_csv for --csv, else json_begin: 0, or EXIT_RUNTIME after a
+ * message. */
+int json_begin_as(json_writer *w, FILE *out, int csv);
 void json_string(json_writer *w, const char *key, const char *value);
 void json_number(json_writer *w, const char *key, double value); /* null if not finite */
 void json_uint(json_writer *w, const char *key, uint64_t value);
@@ -129,13 +125,16 @@ const char *cli_reference_method(int method);
 /* ---- commands ------------------------------------------------------------- */
 int cmd_integrate(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate(FILE *out);
+/* --help or --version of the default command (main.c): --help with no
+ * command word (first 1) is the program's usage, after `integrate` the
+ * command's own. */
+void usage_or_version(int first, int help);
 /* gpuquad integrate DATA (cmd_integrate_data.c): sampled data, when the first
  * operand after `integrate` is not an option or --gen is given */
 int integrate_data_wanted(int argc, char **argv, int first);
 int cmd_integrate_data(int argc, char **argv, int first, double t_start_ms);
 void usage_integrate_data(FILE *out);
 /* --rule=adaptive (cmd_integrate_adaptive.c, issue 16) */
-int integrate_adaptive_wanted(int argc, char **argv, int first);
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms);
 /* gpuquad mc (cmd_mc.c) */
 int cmd_mc(int argc, char **argv, int first, double t_start_ms);

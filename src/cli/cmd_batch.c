@@ -28,8 +28,11 @@ void usage_batch(FILE *out)
         "\n"
         "  --device=DEV         auto (default), cuda, cuda:N, cpu: for every line\n"
         "  --no-cache           neither read nor write the GPU kernel cache\n"
+        "  --json               JSON Lines, one object per problem (the default)\n"
         "  --csv                CSV (a header, a row per problem) instead of JSON Lines\n"
-        "  --table              a table instead of JSON Lines\n",
+        "  --table              a table instead of JSON Lines\n"
+        "  --quiet              print only the estimates, one a line (a problem that\n"
+        "                       failed: nan, and why on stderr)\n",
         out);
   cli_usage_progress(out);
   fputs("  --help               this help\n"
@@ -183,26 +186,29 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
 {
   (void)t_start_ms;
   const char *device = "auto", *positional[1];
-  int help = 0, csv = 0, table = 0, no_cache = 0, npos = 0;
+  int help = 0, json = 0, csv = 0, table = 0, quiet = 0, no_cache = 0, npos = 0;
   const cli_option opts[] = {
     {"device", OPT_VALUE, &device, NULL, 0},
     {"no-cache", OPT_FLAG, NULL, &no_cache, 1},
+    {"json", OPT_FLAG, NULL, &json, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"table", OPT_FLAG, NULL, &table, 1},
     CLI_OPT_PROGRESS,
+    {"quiet", OPT_FLAG, NULL, &quiet, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
   };
   char err[256];
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 1, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 1, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (help) {
     usage_batch(stdout);
     return EXIT_OK;
   }
   if (npos != 1)
-    return cli_error(EXIT_USAGE, "batch: give one FILE.jsonl, or - for standard input (see gpuquad batch --help)");
-  if (csv && table)
-    return cli_error(EXIT_USAGE, "--csv, --table: choose one");
+    return cli_error(EXIT_USAGE, "batch: give one FILE.jsonl, or - for standard input (see 'gpuquad help batch')");
+  if (json + csv + table + quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv, --table, --quiet: choose one");
   const int from_stdin = strcmp(positional[0], "-") == 0;
   FILE *in = from_stdin ? stdin : fopen(positional[0], "r");
   if (!in)
@@ -217,7 +223,7 @@ int cmd_batch(int argc, char **argv, int first, double t_start_ms)
   if (no_cache)
     gq_context_set_jit_cache(ctx, 0);
   batch_writer w;
-  batch_writer_open(&w, stdout, csv ? BATCH_CSV : table ? BATCH_TABLE : BATCH_JSONL, NULL);
+  batch_writer_open(&w, stdout, csv ? BATCH_CSV : table ? BATCH_TABLE : quiet ? BATCH_QUIET : BATCH_JSONL, NULL);
   char *text = NULL;
   size_t cap = 0, line = 0;
   ssize_t len;

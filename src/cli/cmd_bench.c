@@ -90,7 +90,7 @@ static int parse_list(const char *option, const char *text, int (*parse)(const c
     snprintf(word, sizeof word, "%.*s", (int)len, p);
     const int k = len < sizeof word ? parse(word) : -1;
     if (k < 0)
-      return bench_error(EXIT_USAGE, "--%s: unknown '%s' (see gpuquad bench --help)", option, word);
+      return bench_error(EXIT_USAGE, "--%s: unknown '%s' (see 'gpuquad help bench')", option, word);
     int seen = 0;
     for (int j = 0; j < *n; j++)
       seen |= out[j] == k;
@@ -137,8 +137,9 @@ static int parse_sizes(const char *text, bench_options *o)
   }
 }
 
+/* *hist set: --hist was given, and the words are bench_hist.c's to read. */
 static int parse_options(int argc, char **argv, int first, bench_options *o, const char **csv, const char **plot,
-                         int *help, int *list)
+                         int *help, int *list, int *hist)
 {
   const char *method_text = "all", *type_text = "double", *op_text = "sum", *n_text = NULL, *reps_text = "20";
   const char *device_text = "cuda";
@@ -148,11 +149,18 @@ static int parse_options(int argc, char **argv, int first, bench_options *o, con
     {"reps", OPT_VALUE, &reps_text, NULL, 0},     {"device", OPT_VALUE, &device_text, NULL, 0},
     {"csv", OPT_VALUE, csv, NULL, 0},             {"plot", OPT_VALUE, plot, NULL, 0},
     {"list", OPT_FLAG, NULL, list, 1},            {"help", OPT_FLAG, NULL, help, 1},
+    {"hist", OPT_FLAG, NULL, hist, 1},
   };
+  /* --hist (bench_hist.c) as the parse would read it: --his is --hist here too */
+  if (!cli_list_options && cli_peek(argc, argv, first, opts, sizeof opts / sizeof opts[0], "hist", NULL)) {
+    *hist = 1;
+    return EXIT_OK;
+  }
   char err[256];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos, err, sizeof err) != 0)
-    return bench_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], NULL, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (*help || *list)
     return EXIT_OK;
   int rc = parse_list("method", method_text, parse_method, GQB_NMETHODS, o->methods, &o->nmethods);
@@ -426,15 +434,14 @@ static int bench_all(bench_run *b)
 
 int cmd_bench(int argc, char **argv, int first)
 {
-  for (int k = first; k < argc && strcmp(argv[k], "--") != 0; k++)
-    if (strcmp(argv[k], "--hist") == 0) /* the histogram methods: bench_hist.c */
-      return cmd_bench_hist(argc, argv, first);
   bench_options o;
   const char *csv_path = NULL, *plot_path = NULL;
-  int help = 0, list = 0;
+  int help = 0, list = 0, hist = 0;
   memset(&o, 0, sizeof o);
-  int rc = parse_options(argc, argv, first, &o, &csv_path, &plot_path, &help, &list);
-  if (rc != EXIT_OK)
+  int rc = parse_options(argc, argv, first, &o, &csv_path, &plot_path, &help, &list, &hist);
+  if (hist) /* the histogram methods: bench_hist.c */
+    return cmd_bench_hist(argc, argv, first);
+  if (rc != EXIT_OK || cli_list_options)
     return rc;
   if (help) {
     usage_bench(stdout);

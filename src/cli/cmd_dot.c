@@ -16,7 +16,7 @@ void usage_dot(FILE *out)
         "summation and each product's rounding error carried (TwoProd).\n"
         "\n",
         out);
-  vec_usage_options(out);
+  vec_usage_options(out, "the dot product");
 }
 
 int cmd_dot(int argc, char **argv, int first, double t0)
@@ -45,9 +45,10 @@ int cmd_dot(int argc, char **argv, int first, double t0)
   if (o.check)
     gq_check_dot(&run.ref, run.nan, dot, &ref, &check);
   const int passed = check.verdict == GQ_CHECK_PASSED;
-  if (o.json) {
+  if (o.json || o.csv) {
     json_writer w;
-    json_begin(&w, stdout);
+    if ((rc = json_begin_as(&w, stdout, o.csv)) != EXIT_OK)
+      goto out;
     json_string(&w, "command", "dot");
     json_string(&w, "a", run.names[0]);
     json_string(&w, "b", run.names[1]);
@@ -70,6 +71,8 @@ int cmd_dot(int argc, char **argv, int first, double t0)
     json_string(&w, "check", o.check ? (passed ? "passed" : "failed") : "skipped");
     vec_json_footer(&w, &run, ctx);
     json_end(&w);
+  } else if (o.quiet) {
+    printf("%.17g\n", dot);
   } else {
     printf("dot %s . %s: n = %llu (%s, %s)\n", run.names[0], run.names[1], (unsigned long long)run.n, run.dtype,
            run.format);

@@ -53,10 +53,11 @@ void usage_hist(FILE *out)
         out);
   cli_usage_deterministic(out);
   cli_usage_progress(out);
-  fputs("  --check              compare with GSL's gsl_histogram on the host; exit 1 if a\n"
+  fputs("  --check, --no-check  compare with GSL's gsl_histogram on the host; exit 1 if a\n"
         "                       count differs or a sum is beyond its bound\n"
         "  --csv                one row per bin (and under, over, nan) instead of the table\n"
         "  --json               one JSON object instead of the table\n"
+        "  --quiet              print only the counts, one a line (2-D: row-major)\n"
         "  --plot=FILE          also draw it into FILE.png or FILE.svg with gnuplot (found on\n"
         "                       PATH at run time; without it, exit 2)\n"
         "  --help               this help\n"
@@ -67,7 +68,7 @@ void usage_hist(FILE *out)
 
 typedef struct {
   const char *bins, *range, *values, *sum, *method, *plot, *f, *a, *b, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
-  int check, csv, json, help;
+  int check, csv, json, quiet, help;
 } hist_options;
 
 /* The data: host copies (files, or generated data copied back for --check)
@@ -373,14 +374,16 @@ static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, in
   json_string(&w, "format", d->format);
   json_uint(&w, "n", h->total);
   json_uint(&w, "dims", (uint64_t)h->dims);
-  json_uint(&w, "bins", h->bins[0]);
-  json_number(&w, "lo", h->lo[0]);
-  json_number(&w, "hi", h->hi[0]);
+  /* per axis, as integrate's limits: a number in 1-D, an array [x, y] in 2-D */
   if (h->dims == 2) {
-    json_uint(&w, "bins_y", h->bins[1]);
-    json_number(&w, "lo_y", h->lo[1]);
-    json_number(&w, "hi_y", h->hi[1]);
+    char bins[32];
+    snprintf(bins, sizeof bins, "[%u, %u]", h->bins[0], h->bins[1]);
+    json_raw(&w, "bins", bins);
+  } else {
+    json_uint(&w, "bins", h->bins[0]);
   }
+  cli_json_limits(&w, "lo", h->dims, h->lo);
+  cli_json_limits(&w, "hi", h->dims, h->hi);
   json_array(&w, "counts", h->cells, h->counts, NULL, NULL);
   if (h->sums) {
     json_array(&w, "sums", h->cells, NULL, h->sums, h->sums_err);
@@ -442,6 +445,9 @@ static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, c
     print_json(h, d, ctx, o->check, passed, worst, cli_wall_ms() - t0);
   else if (o->csv)
     print_csv(h);
+  else if (o->quiet)
+    for (size_t k = 0; k < h->cells; k++)
+      printf("%llu\n", (unsigned long long)h->counts[k]);
   else {
     if (dims == 1)
       printf("hist %s: n = %llu, %u bins on [%.17g, %.17g] (%s)\n", d->names[0], (unsigned long long)h->total,
@@ -485,27 +491,29 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"device", OPT_VALUE, &o.device, NULL, 0}, {"check", OPT_FLAG, NULL, &o.check, 1}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"no-check", OPT_FLAG, NULL, &o.check, 0}, {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"json", OPT_FLAG, NULL, &o.json, 1},      {"help", OPT_FLAG, NULL, &o.help, 1},
+    {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},
     {"a", OPT_VALUE, &o.a, NULL, 0},           {"b", OPT_VALUE, &o.b, NULL, 0},
   };
   const char *paths[2];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], paths, 2, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], paths, 2, &npaths, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o.help) {
     usage_hist(stdout);
     return EXIT_OK;
   }
   if (!o.bins)
-    return cli_error(EXIT_USAGE, "--bins=K is required (see gpuquad hist --help)");
+    return cli_error(EXIT_USAGE, "--bins=K is required (see 'gpuquad help hist')");
   int dims = 1;
   uint32_t bins[2] = {1, 1};
   int rc = parse_bins(o.bins, &dims, bins);
   if (rc != EXIT_OK)
     return rc;
-  if (o.csv && o.json)
-    return cli_error(EXIT_USAGE, "--csv and --json: choose one");
+  if (o.csv + o.json + o.quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
   if (o.sum && strcmp(o.sum, "plain") != 0 && strcmp(o.sum, "compensated") != 0)
     return cli_error(EXIT_USAGE, "--sum=%s: expected plain or compensated", o.sum);
   if (o.sum && !o.values)
@@ -559,7 +567,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     }
   }
   gq_context *ctx = NULL;
-  rc = cli_open_context(o.device ? o.device : "auto", o.json || o.csv, &ctx);
+  rc = cli_open_context(o.device ? o.device : "auto", o.json || o.csv || o.quiet, &ctx);
   if (rc == EXIT_OK)
     rc = run(ctx, &o, &d, dims, bins, method, t0);
   free_data(ctx, &d);

@@ -74,7 +74,8 @@ void usage_integrate(FILE *out)
         "                       product), in one process; --a/--b may then be\n"
         "                       expressions of the parameters (--b=k); a table, or\n"
         "                       JSON Lines (--json), --csv, or the estimates (--quiet)\n"
-        "  --csv                a sweep's results as CSV\n"
+        "  --csv                CSV: a header line, a row per integral (the columns of\n"
+        "                       gpuquad batch --csv); --rule=adaptive: --json's fields\n"
         "  --plot=FILE          draw into FILE.png or FILE.svg (gnuplot): f on [a, b]\n"
         "                       (a heat map in 2-D); F(x) with --cumulative; a sweep's\n"
         "                       estimates with error bars against its first swept\n"
@@ -82,7 +83,7 @@ void usage_integrate(FILE *out)
         "  --study              each rule's error against n = 4, 8, ... up to --n\n"
         "                       (default 2^20) and the order it shows (1-D; --rule:\n"
         "                       that rule only); --plot draws it on log axes\n"
-        "  --help               this help; --version: the version\n",
+        "  --help, -h           this help; --version, -V: the version\n",
         out);
   cli_cumulative_usage(out);
   fputs("\nExit status: 0 ok, 1 check failed or not made (or the adaptive tolerance not\n"
@@ -122,11 +123,9 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
 {
   if (integrate_data_wanted(argc, argv, first)) /* gpuquad integrate DATA */
     return cmd_integrate_data(argc, argv, first, t_start_ms);
-  if (integrate_adaptive_wanted(argc, argv, first)) /* --rule=adaptive (issue 16) */
-    return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   integrate_options o = {"circle", "1", NULL, NULL, NULL, "trapezoid", "auto", "double", 1, 0, 0, 0, t_start_ms, {0}, NULL, 0, 0};
   const char *default_rule = o.rule_text;
-  int help = 0, list = 0, nparams = 0, csv = 0;
+  int help = 0, version = 0, list = 0, nparams = 0, csv = 0;
   const char *plot = NULL;
   enum { MAX_PARAMS = 64 };
   const char *params[MAX_PARAMS];
@@ -147,19 +146,25 @@ int cmd_integrate(int argc, char **argv, int first, double t_start_ms)
     {"param", OPT_LIST, params, &nparams, MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"version", OPT_FLAG, NULL, &version, 1},
     {"csv", OPT_FLAG, NULL, &csv, 1},
     {"plot", OPT_VALUE, &plot, NULL, 0},
     {"study", OPT_FLAG, NULL, &o.study, 1},
     CLI_CUMULATIVE_OPTIONS(o.cumulative),
   };
+  /* --rule=adaptive (issue 16): the last --rule, read as the parse below would */
+  const char *rule = NULL;
+  if (cli_peek(argc, argv, first, opts, sizeof opts / sizeof opts[0], "rule", &rule) && strcmp(rule, "adaptive") == 0)
+    return cmd_integrate_adaptive(argc, argv, first, t_start_ms);
   char err[256];
   const char *positional[1];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err,
-                sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (help) {
-    usage_integrate(stdout);
+  const int parse_rc =
+    cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
+  if (help || version) {
+    usage_or_version(first, help);
     return EXIT_OK;
   }
   if (list) {
@@ -257,7 +262,7 @@ const char *cli_reference_method(int method)
 /* A JSON member: one number for one dimension, else an array (cli.h). */
 void cli_json_limits(json_writer *w, const char *key, int dims, const double *v)
 {
-  char text[GQ_ADAPTIVE_MAX_DIM * 32 + 4];
+  char text[GQ_MC_MAX_DIMS * 32 + 4]; /* the most axes of any command (mc, more than adaptive) */
   size_t at = 0;
   for (int d = 0; d < dims; d++) {
     /* JSON has no infinity: an infinite limit is the string "inf" or "-inf" */

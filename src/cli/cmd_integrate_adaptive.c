@@ -16,23 +16,10 @@
 #include "numparse.h"
 #include "plots.h"
 
-/* The last --rule decides, as for every option. */
-int integrate_adaptive_wanted(int argc, char **argv, int first)
-{
-  const char *rule = NULL;
-  for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++) {
-    if (strncmp(argv[i], "--rule=", 7) == 0)
-      rule = argv[i] + 7;
-    else if (strcmp(argv[i], "--rule") == 0 && i + 1 < argc)
-      rule = argv[++i];
-  }
-  return rule && strcmp(rule, "adaptive") == 0;
-}
-
 typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
   const char *epsrel_text, *epsabs_text, *max_evals_text;
-  int check, json, quiet, no_cache;
+  int check, json, csv, quiet, no_cache;
   const char *plot; /* --plot: f over its interval or box (plots.h) */
 } adaptive_cli;
 
@@ -93,8 +80,8 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
 
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
 {
-  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0, NULL};
-  int help = 0, nparams = 0;
+  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0, 0, NULL};
+  int help = 0, version = 0, nparams = 0;
   const char *params[CLI_MAX_PARAMS];
   const cli_option opts[] = {
     {"f", OPT_VALUE, &o.fname, NULL, 0},
@@ -111,19 +98,22 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"check", OPT_FLAG, NULL, &o.check, 1},
     {"no-check", OPT_FLAG, NULL, &o.check, 0},
     {"json", OPT_FLAG, NULL, &o.json, 1},
+    {"csv", OPT_FLAG, NULL, &o.csv, 1},
     {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"param", OPT_LIST, params, &nparams, CLI_MAX_PARAMS},
     {"no-cache", OPT_FLAG, NULL, &o.no_cache, 1},
     {"plot", OPT_VALUE, &o.plot, NULL, 0},
     {"help", OPT_FLAG, NULL, &help, 1},
+    {"version", OPT_FLAG, NULL, &version, 1},
   };
   char err[256];
   const char *positional[1];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
-  if (help) {
-    usage_integrate(stdout);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
+  if (help || version) {
+    usage_or_version(first, help);
     return EXIT_OK;
   }
   if (batch_wanted(params, nparams, o.a_text, o.b_text))
@@ -161,12 +151,14 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
   return rc;
 }
 
-static void print_json(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
-                       const gq_context *ctx, int check, const gq_reference *ref, double tolerance,
-                       const gq_check_outcome *outcome, const char *ref_method, double wall_ms)
+/* --json, or --csv: the same fields as a header line and a row */
+static int print_json(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
+                      const gq_context *ctx, int check, const gq_reference *ref, double tolerance,
+                      const gq_check_outcome *outcome, const char *ref_method, double wall_ms, int csv)
 {
   json_writer w;
-  json_begin(&w, stdout);
+  if (json_begin_as(&w, stdout, csv) != EXIT_OK)
+    return EXIT_RUNTIME;
   json_string(&w, "command", "integrate");
   json_string(&w, "integrand", gq_integrand_name(f));
   json_string(&w, "formula", gq_integrand_formula(f));
@@ -206,6 +198,7 @@ static void print_json(const gq_integrand *f, const gq_adaptive_options *opt, co
   json_string(&w, "jit", cli_jit_name(r->jit));
   json_number(&w, "jit_ms", r->compile_ms);
   json_end(&w);
+  return EXIT_OK;
 }
 
 static void print_table(const gq_integrand *f, const gq_adaptive_options *opt, const gq_adaptive_result *r,
@@ -270,18 +263,21 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
     }
   }
   const double wall_ms = cli_wall_ms() - t_start_ms;
-  if (o->json)
-    print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
+  rc = EXIT_OK;
+  if (o->json || o->csv)
+    rc = print_json(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms,
+                    o->csv);
   else if (o->quiet)
     printf("%.17g\n", r.estimate);
   else
     print_table(f, opt, &r, ctx, o->check, &ref, tolerance, &outcome, cli_reference_method(ref.method), wall_ms);
   gq_context_free(ctx);
+  if (rc != EXIT_OK)
+    return rc;
   char how[96];
   snprintf(how, sizeof how, "adaptive, %s, %llu evaluations", r.rule, (unsigned long long)r.evaluations);
   if (o->plot && (rc = plot_integrand(o->plot, f, opt->dims, opt->a, opt->b, how, r.estimate)) != EXIT_OK)
     return rc;
-  rc = EXIT_OK;
   if (!r.reached) {
     cli_error(EXIT_CHECK, "accuracy not reached (%s after %llu evaluations): error estimate %.3g, tolerance %.3g",
               gq_adaptive_stop_name(r.stop), (unsigned long long)r.evaluations, r.abserr, r.tolerance);

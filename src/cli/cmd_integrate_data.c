@@ -49,31 +49,15 @@ void usage_integrate_data(FILE *out)
         out);
   cli_usage_deterministic(out);
   cli_usage_progress(out);
-  fputs("  --check              compare with the same rule in long double on the host;\n"
+  fputs("  --check, --no-check  compare with the same rule in long double on the host;\n"
         "                       exit 1 beyond the tolerance\n"
         "  --json               one JSON object instead of the table\n"
+        "  --csv                the same fields as a CSV header line and one row\n"
+        "  --quiet              print only the integral\n"
         "  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
         out);
-}
-
-/* After the word `integrate` only: DATA first (a path, or - for standard
- * input), or an option that only sampled data take. */
-int integrate_data_wanted(int argc, char **argv, int first)
-{
-  static const char *const data_only[] = {"--gen", "--dx", "--x", "--x-col"};
-  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
-    return 0;
-  if (first < argc && (argv[first][0] != '-' || strcmp(argv[first], "-") == 0))
-    return 1;
-  for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
-    for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++) {
-      const size_t len = strlen(data_only[k]);
-      if (strncmp(argv[i], data_only[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '='))
-        return 1;
-    }
-  return 0;
 }
 
 /* One input, whole, in host memory in its own dtype. */
@@ -144,36 +128,63 @@ typedef struct {
   gq_rule rule;
 } data_options;
 
+/* The option table over data_options *o (also read by integrate_data_wanted). */
+#define DATA_OPTIONS(o)                           \
+  {"dx", OPT_VALUE, &(o)->dx_text, NULL, 0},      \
+  {"x", OPT_VALUE, &(o)->x_path, NULL, 0},        \
+  {"x-col", OPT_VALUE, &(o)->x_col, NULL, 0},     \
+  {"rule", OPT_VALUE, &(o)->rule_text, NULL, 0},  \
+  {"format", OPT_VALUE, &(o)->v.format, NULL, 0}, \
+  {"dtype", OPT_VALUE, &(o)->v.dtype, NULL, 0},   \
+  {"offset", OPT_VALUE, &(o)->v.offset, NULL, 0}, \
+  {"col", OPT_VALUE, &(o)->v.col, NULL, 0},       \
+  {"gen", OPT_VALUE, &(o)->v.gen, NULL, 0},       \
+  {"n", OPT_VALUE, &(o)->v.n, NULL, 0},           \
+  {"seed", OPT_VALUE, &(o)->v.seed, NULL, 0},     \
+  {"device", OPT_VALUE, &(o)->v.device, NULL, 0}, \
+  CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,        \
+  {"check", OPT_FLAG, NULL, &(o)->v.check, 1},    \
+  {"no-check", OPT_FLAG, NULL, &(o)->v.check, 0}, \
+  {"json", OPT_FLAG, NULL, &(o)->v.json, 1},      \
+  {"csv", OPT_FLAG, NULL, &(o)->v.csv, 1},        \
+  {"quiet", OPT_FLAG, NULL, &(o)->v.quiet, 1},    \
+  {"help", OPT_FLAG, NULL, &(o)->v.help, 1}
+
+/* After the word `integrate` only: an operand (DATA, or - for standard
+ * input), wherever it stands, or an option that only sampled data take,
+ * read as cmd_integrate_data's parse reads them. */
+int integrate_data_wanted(int argc, char **argv, int first)
+{
+  static const char *const data_only[] = {"gen", "dx", "x", "x-col"};
+  if (first < 2 || strcmp(argv[first - 1], "integrate") != 0)
+    return 0;
+  data_options scratch;
+  const cli_option opts[] = {DATA_OPTIONS(&scratch)};
+  const size_t n = sizeof opts / sizeof opts[0];
+  if (cli_peek(argc, argv, first, opts, n, NULL, NULL) > 0)
+    return 1;
+  for (size_t k = 0; k < sizeof data_only / sizeof data_only[0]; k++)
+    if (cli_peek(argc, argv, first, opts, n, data_only[k], NULL) > 0)
+      return 1;
+  return 0;
+}
+
 static int parse(int argc, char **argv, int first, data_options *o, const char **path)
 {
   memset(o, 0, sizeof *o);
-  const cli_option opts[] = {
-    {"dx", OPT_VALUE, &o->dx_text, NULL, 0},
-    {"x", OPT_VALUE, &o->x_path, NULL, 0},
-    {"x-col", OPT_VALUE, &o->x_col, NULL, 0},
-    {"rule", OPT_VALUE, &o->rule_text, NULL, 0},
-    {"format", OPT_VALUE, &o->v.format, NULL, 0},
-    {"dtype", OPT_VALUE, &o->v.dtype, NULL, 0},
-    {"offset", OPT_VALUE, &o->v.offset, NULL, 0},
-    {"col", OPT_VALUE, &o->v.col, NULL, 0},
-    {"gen", OPT_VALUE, &o->v.gen, NULL, 0},
-    {"n", OPT_VALUE, &o->v.n, NULL, 0},
-    {"seed", OPT_VALUE, &o->v.seed, NULL, 0},
-    {"device", OPT_VALUE, &o->v.device, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
-    {"check", OPT_FLAG, NULL, &o->v.check, 1},
-    {"no-check", OPT_FLAG, NULL, &o->v.check, 0},
-    {"json", OPT_FLAG, NULL, &o->v.json, 1},
-    {"help", OPT_FLAG, NULL, &o->v.help, 1},
-  };
+  const cli_option opts[] = {DATA_OPTIONS(o)};
   char err[256];
   int npos = 0;
   *path = NULL;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], path, 1, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], path, 1, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o->v.help)
     return EXIT_OK;
   if (o->dx_text && o->x_path)
     return cli_error(EXIT_USAGE, "--dx and --x both give the abscissae: take one");
+  if (o->v.json + o->v.csv + o->v.quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
   o->dx = 1.0;
   if (o->dx_text && gq_parse_real(o->dx_text, &o->dx, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--dx=%s: %s", o->dx_text, err);
@@ -271,14 +282,19 @@ static int place(gq_context *ctx, int check, samples_data *d, void **dy, void **
   return EXIT_OK;
 }
 
-static void print(const data_options *o, const samples_data *d, const gq_samples_result *r,
-                  const gq_ref_samples *ref, int passed, gq_context *ctx, double t0)
+static int print(const data_options *o, const samples_data *d, const gq_samples_result *r,
+                 const gq_ref_samples *ref, int passed, gq_context *ctx, double t0)
 {
   const char *rule = o->rule == GQ_RULE_SIMPSON ? "simpson" : "trapezoid";
   const char *dtype = d->is_float ? "f32" : "f64";
-  if (o->v.json) {
+  if (o->v.quiet) {
+    printf("%.17g\n", r->value);
+    return EXIT_OK;
+  }
+  if (o->v.json || o->v.csv) {
     json_writer w;
-    json_begin(&w, stdout);
+    if (json_begin_as(&w, stdout, o->v.csv) != EXIT_OK)
+      return EXIT_RUNTIME;
     json_string(&w, "command", "integrate-data");
     json_string(&w, "input", d->y.name);
     json_string(&w, "format", d->y.format);
@@ -305,7 +321,7 @@ static void print(const data_options *o, const samples_data *d, const gq_samples
     json_number(&w, "integrate_ms", d->ms);
     json_number(&w, "wall_ms", cli_wall_ms() - t0);
     json_end(&w);
-    return;
+    return EXIT_OK;
   }
   printf("integrate %s: n = %zu (%s, %s), %s rule\n", d->y.name, (size_t)r->n, dtype, d->y.format, rule);
   if (d->has_x)
@@ -324,6 +340,7 @@ static void print(const data_options *o, const samples_data *d, const gq_samples
     printf("  backend      %s\n", gq_context_device_name(ctx));
   printf("  integrate    %.4g ms%s\n", d->ms, d->generated ? "  (data generated in place)" : "");
   printf("  wall time    %.4g ms\n", cli_wall_ms() - t0);
+  return EXIT_OK;
 }
 
 int cmd_integrate_data(int argc, char **argv, int first, double t0)
@@ -331,7 +348,7 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   data_options o;
   const char *path;
   int rc = parse(argc, argv, first, &o, &path);
-  if (rc != EXIT_OK || o.v.help) {
+  if (rc != EXIT_OK || o.v.help || cli_list_options) {
     if (o.v.help)
       usage_integrate_data(stdout);
     return rc;
@@ -345,7 +362,7 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   void *dy = NULL, *dx = NULL;
   rc = read_inputs(&o, path, &ro, &d);
   if (rc == EXIT_OK)
-    rc = cli_open_context(o.v.device ? o.v.device : "auto", 0, &ctx);
+    rc = cli_open_context(o.v.device ? o.v.device : "auto", o.v.quiet, &ctx);
   if (rc == EXIT_OK)
     rc = place(ctx, o.v.check, &d, &dy, &dx);
   gq_samples_result r;
@@ -367,8 +384,8 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
     const int passed = check.verdict == GQ_CHECK_PASSED;
     if (isinf(r.value))
       vec_overflow_note("the integral");
-    print(&o, &d, &r, &ref, passed, ctx, t0);
-    if (!passed)
+    rc = print(&o, &d, &r, &ref, passed, ctx, t0);
+    if (rc == EXIT_OK && !passed)
       rc = cli_error(EXIT_CHECK, "%s", check.message);
   }
   if (ctx) {

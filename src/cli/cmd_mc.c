@@ -161,14 +161,15 @@ int cmd_mc(int argc, char **argv, int first, double t_start_ms)
   char err[256];
   const char *positional[1];
   int npos;
-  if (cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, sizeof opts / sizeof opts[0], positional, 0, &npos, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (help) {
     usage_mc(stdout);
     return EXIT_OK;
   }
   if (!o.fname)
-    return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see gpuquad mc --help)");
+    return cli_error(EXIT_USAGE, "mc: --f=EXPR is required (see 'gpuquad help mc')");
   if (batch_wanted(params, nparams, o.a_text, o.b_text) || csv) { /* a sweep: batch_run.c */
     /* Sweeps draw plain Philox samples; VEGAS and Sobol are refused rather
      * than silently replaced. */
@@ -433,14 +434,10 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
     json_string(&w, "formula", gq_integrand_formula(f));
     json_uint(&w, "dims", (uint64_t)opt.dims);
     json_string(&w, "dist", o->dist_text);
-    if (opt.dist == GQ_MC_UNIFORM)
-      for (int d = 0; d < opt.dims; d++) {
-        char key[16];
-        snprintf(key, sizeof key, "a%d", d + 1);
-        json_number(&w, key, opt.a[d]);
-        snprintf(key, sizeof key, "b%d", d + 1);
-        json_number(&w, key, opt.b[d]);
-      }
+    if (opt.dist == GQ_MC_UNIFORM) { /* as integrate's: a number in one dimension, else an array */
+      cli_json_limits(&w, "a", opt.dims, opt.a);
+      cli_json_limits(&w, "b", opt.dims, opt.b);
+    }
     json_uint(&w, "n", r.n);
     json_uint(&w, "n_requested", opt.n);
     json_uint(&w, "seed", r.seed);

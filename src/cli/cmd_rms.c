@@ -18,7 +18,7 @@ void usage_rms(FILE *out)
         "max |a_i - b_i| and the relative change ||a - b|| / ||a||.\n"
         "\n",
         out);
-  vec_usage_options(out);
+  vec_usage_options(out, "the rms, max |a-b| and the relative size, one a line");
 }
 
 int cmd_rms(int argc, char **argv, int first, double t0)
@@ -50,9 +50,10 @@ int cmd_rms(int argc, char **argv, int first, double t0)
   if (o.check)
     gq_check_rms(&run.ref, run.nan, &r, &ref, &check);
   const int passed = check.verdict == GQ_CHECK_PASSED;
-  if (o.json) {
+  if (o.json || o.csv) {
     json_writer w;
-    json_begin(&w, stdout);
+    if ((rc = json_begin_as(&w, stdout, o.csv)) != EXIT_OK)
+      goto out;
     json_string(&w, "command", "rms");
     json_string(&w, "a", run.names[0]);
     json_string(&w, "b", run.names[1]);
@@ -78,6 +79,8 @@ int cmd_rms(int argc, char **argv, int first, double t0)
     json_string(&w, "check", o.check ? (passed ? "passed" : "failed") : "skipped");
     vec_json_footer(&w, &run, ctx);
     json_end(&w);
+  } else if (o.quiet) {
+    printf("%.17g\n%.17g\n%.17g\n", r.rms, r.max_abs, r.relative);
   } else {
     printf("rms %s - %s: n = %llu (%s, %s)\n", run.names[0], run.names[1], (unsigned long long)run.n, run.dtype,
            run.format);

@@ -34,7 +34,11 @@ void usage_scan(FILE *out)
         "                       by extension (.npy; .txt .csv .dat .tsv; .bin .raw .f64\n"
         "                       .f32) or --out-format; f32 data give f32 sums\n"
         "  --out-format=F       npy, raw or text\n"
-        "  --check              compare every sum with a long double scan on the host;\n"
+        "  --json               the summary as one JSON object instead of the table\n"
+        "  --csv                the same fields as a CSV header line and one row\n"
+        "  --quiet              print only the total, the sum of all the values\n"
+        "  --nan=P              refused: NaN and Inf propagate into the sums\n"
+        "  --check, --no-check  compare every sum with a long double scan on the host;\n"
         "                       exit 1 beyond u |P_i| + 2 i u^2 sum |x_j| (cub: i u sum |x_j|)\n"
         "  --plot=FILE          draw the sums against i (at most 4096 points, evenly\n"
         "                       spaced) into FILE.png or FILE.svg (gnuplot)\n",
@@ -204,11 +208,47 @@ static int scan_generated(gq_context *ctx, const vec_options *o, scan_run *run, 
   return rc;
 }
 
+static const char *method_name(gq_scan_method method)
+{
+  return method == GQ_SCAN_LOOKBACK ? "lookback" : method == GQ_SCAN_THREE_PHASE ? "three-phase" : "cub";
+}
+
+/* --json, or --csv: the summary's fields as a JSON object or a CSV header
+ * line and row. */
+static int summary_record(int csv, const scan_run *run, gq_context *ctx, const char *out_path, double t0)
+{
+  json_writer w;
+  if (json_begin_as(&w, stdout, csv) != EXIT_OK)
+    return EXIT_RUNTIME;
+  json_string(&w, "command", "scan");
+  json_string(&w, "input", run->name);
+  json_string(&w, "format", run->format);
+  json_string(&w, "dtype", run->dtype);
+  json_uint(&w, "n", run->n);
+  json_bool(&w, "exclusive", run->exclusive);
+  json_string(&w, "method", method_name(run->method));
+  json_number(&w, "first", run->first);
+  json_number(&w, "last", run->last);
+  json_number(&w, "total", run->carry.sum + run->carry.err);
+  if (run->check) {
+    json_number(&w, "check_worst_ratio", run->worst);
+    json_uint(&w, "check_failures", run->bad);
+  }
+  json_string(&w, "check", run->check ? (run->bad ? "failed" : "passed") : "skipped");
+  if (out_path)
+    json_string(&w, "out", out_path);
+  json_string(&w, "backend", gq_context_backend(ctx) == GQ_BACKEND_CUDA ? "cuda" : "cpu");
+  json_string(&w, "device", gq_context_device_name(ctx));
+  json_number(&w, "scan_ms", run->scan_ms);
+  json_number(&w, "wall_ms", cli_wall_ms() - t0);
+  json_end(&w);
+  return EXIT_OK;
+}
+
 static void summary(FILE *f, const scan_run *run, gq_context *ctx, const char *out_path, double t0)
 {
   fprintf(f, "scan %s: n = %llu (%s, %s), %s, %s\n", run->name, (unsigned long long)run->n, run->dtype,
-          run->format, run->exclusive ? "exclusive" : "inclusive",
-          run->method == GQ_SCAN_LOOKBACK ? "lookback" : run->method == GQ_SCAN_THREE_PHASE ? "three-phase" : "cub");
+          run->format, run->exclusive ? "exclusive" : "inclusive", method_name(run->method));
   fprintf(f, "  first        %.17g\n", run->first);
   fprintf(f, "  last         %.17g\n", run->last);
   fprintf(f, "  total        %.17g\n", run->carry.sum + run->carry.err);
@@ -245,15 +285,20 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   const char *paths[1];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT + 5, paths, 1, &npaths, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc = cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT + 5, paths, 1, &npaths, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o.help) {
     usage_scan(stdout);
     return EXIT_OK;
   }
-  if (o.nan || o.json)
-    return cli_error(EXIT_USAGE, "%s does not apply to scan (NaN and Inf propagate into the sums)",
-                     o.nan ? "--nan" : "--json");
+  if (o.nan)
+    return cli_error(EXIT_USAGE, "--nan does not apply to scan (NaN and Inf propagate into the sums)");
+  if (o.json + o.csv + o.quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
+  if ((o.json || o.csv || o.quiet) && out_path && strcmp(out_path, "-") == 0)
+    return cli_error(EXIT_USAGE, "--out=- writes the sums to standard output: --json, --csv or --quiet would mix "
+                                 "with them");
   scan_run run;
   memset(&run, 0, sizeof run);
   run.exclusive = exclusive;
@@ -268,7 +313,7 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   if (o.gen && npaths > 0)
     return cli_error(EXIT_USAGE, "--gen replaces the input file (got '%s')", paths[0]);
   if (!o.gen && npaths == 0)
-    return cli_error(EXIT_USAGE, "expected an input file (or --gen); see --help");
+    return cli_error(EXIT_USAGE, "expected an input file (or --gen) (see 'gpuquad help scan')");
   if (!o.gen && (o.n || o.seed))
     return cli_error(EXIT_USAGE, "--n and --seed go with --gen");
   gq_reader_opts ropts;
@@ -305,7 +350,7 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   }
   run.dtype = run.is_float ? "f32" : "f64";
   gq_context *ctx = NULL;
-  rc = cli_open_context(o.device ? o.device : "auto", 0, &ctx);
+  rc = cli_open_context(o.device ? o.device : "auto", o.quiet, &ctx);
   vout out;
   memset(&out, 0, sizeof out);
   if (rc == EXIT_OK && out_path) {
@@ -328,8 +373,13 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   if (rc == EXIT_OK && run.n == 0)
     rc = cli_error(EXIT_USAGE, "%s: is empty (no numbers to scan)", strcmp(run.name, "-") == 0 ? "<stdin>" : run.name);
   if (rc == EXIT_OK) {
-    summary(out_path && strcmp(out_path, "-") == 0 ? stderr : stdout, &run, ctx, out_path, t0);
-    if (run.bad)
+    if (o.json || o.csv)
+      rc = summary_record(o.csv, &run, ctx, out_path, t0);
+    else if (o.quiet)
+      printf("%.17g\n", run.carry.sum + run.carry.err);
+    else
+      summary(out_path && strcmp(out_path, "-") == 0 ? stderr : stdout, &run, ctx, out_path, t0);
+    if (rc == EXIT_OK && run.bad)
       rc = cli_error(EXIT_CHECK, "scan: %llu sums beyond the bound; the first at index %llu",
                      (unsigned long long)run.bad, (unsigned long long)run.first_bad);
   }

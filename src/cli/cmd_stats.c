@@ -22,7 +22,7 @@ void usage_stats(FILE *out)
         "beyond the double range is inf, with a note that says it overflowed.\n"
         "\n",
         out);
-  vec_usage_options(out);
+  vec_usage_options(out, "the mean, sample sd, min and max, one a line");
 }
 
 /* The statistics that are infinite though every value was finite (or the
@@ -84,9 +84,10 @@ int cmd_stats(int argc, char **argv, int first, double t0)
   if (o.check)
     gq_check_stats(&run.ref, &s, &ref, &check);
   const int passed = check.verdict == GQ_CHECK_PASSED;
-  if (o.json) {
+  if (o.json || o.csv) {
     json_writer w;
-    json_begin(&w, stdout);
+    if ((rc = json_begin_as(&w, stdout, o.csv)) != EXIT_OK)
+      goto out;
     json_string(&w, "command", "stats");
     json_string(&w, "input", run.names[0]);
     json_string(&w, "format", run.format);
@@ -123,6 +124,8 @@ int cmd_stats(int argc, char **argv, int first, double t0)
     json_string(&w, "check", o.check ? (passed ? "passed" : "failed") : "skipped");
     vec_json_footer(&w, &run, ctx);
     json_end(&w);
+  } else if (o.quiet) {
+    printf("%.17g\n%.17g\n%.17g\n%.17g\n", s.mean, s.sd_sample, s.min, s.max);
   } else {
     printf("stats %s: n = %llu (%s, %s)\n", run.names[0], (unsigned long long)s.total, run.dtype, run.format);
     printf("  count        %llu  (%llu NaN, %llu Inf; %s)\n", (unsigned long long)s.n,

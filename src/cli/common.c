@@ -1,5 +1,5 @@
-/* common.c — option scanning, errors and the device choice, shared by every
- * gpuquad command. */
+/* common.c — messages, the process's streams and the device choice, shared
+ * by every gpuquad command. */
 #include "config.h"
 
 #include <errno.h>
@@ -182,85 +182,6 @@ int cli_exit_status(int s)
   }
 }
 
-static const cli_option *find_option(const cli_option *opts, size_t n, const char *name, size_t len)
-{
-  for (size_t k = 0; k < n; k++)
-    if (strlen(opts[k].name) == len && strncmp(opts[k].name, name, len) == 0)
-      return &opts[k];
-  return NULL;
-}
-
-int cli_parse(int argc, char **argv, int first, const cli_option *opts, size_t nopts,
-              const char **positional, int max_positional, int *npositional,
-              char *err, size_t errlen)
-{
-  int npos = 0, only_positional = 0;
-  for (int i = first; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
-      if (npos >= max_positional) {
-        snprintf(err, errlen, "unexpected argument '%s'", arg);
-        return -1;
-      }
-      positional[npos++] = arg;
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
-      only_positional = 1;
-      continue;
-    }
-    /* -h: the short form of --help, wherever a command has --help (GNU's) */
-    const cli_option *help = strcmp(arg, "-h") == 0 ? find_option(opts, nopts, "help", 4) : NULL;
-    if (help && help->kind == OPT_FLAG) {
-      *help->flag = help->set_to;
-      continue;
-    }
-    if (arg[1] != '-') {
-      snprintf(err, errlen, "unknown option '%s' (options are spelled --name=value; -h and -V are the short forms "
-                            "of --help and --version)", arg);
-      return -1;
-    }
-    const char *name = arg + 2, *eq = strchr(name, '=');
-    const size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    const cli_option *o = find_option(opts, nopts, name, len);
-    if (!o) {
-      /* the hint names the help that lists this command's options: argv[1]
-       * is the command word when the options start after it */
-      snprintf(err, errlen, "unknown option '--%.*s' (see gpuquad %s%s--help)", (int)len, name,
-               first >= 2 ? argv[1] : "", first >= 2 ? " " : "");
-      return -1;
-    }
-    if (o->kind == OPT_FLAG) {
-      if (eq) {
-        snprintf(err, errlen, "option '--%s' takes no value", o->name);
-        return -1;
-      }
-      *o->flag = o->set_to;
-      continue;
-    }
-    const char *value;
-    if (eq) {
-      value = eq + 1;
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      snprintf(err, errlen, "option '--%s' needs a value", o->name);
-      return -1;
-    }
-    if (o->kind == OPT_VALUE) {
-      *o->value = value;
-    } else if (*o->flag < o->set_to) {
-      o->value[(*o->flag)++] = value;
-    } else {
-      snprintf(err, errlen, "option '--%s' given more than %d times", o->name, o->set_to);
-      return -1;
-    }
-  }
-  if (npositional)
-    *npositional = npos;
-  return 0;
-}
-
 int cli_parse_error(const char *text, const char *const *params, const gq_parse_error *err)
 {
   const char *line = err->in_param ? params[err->param_index] : text;
@@ -403,22 +324,78 @@ void cli_jit_note(int jit)
                     "write to it (see GPUQUAD_CACHE_DIR in gpuquad(1))\n");
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- JSON (and the same record as CSV) ------------------------------------ */
 void json_begin(json_writer *w, FILE *out)
 {
+  memset(w, 0, sizeof *w);
   w->out = out;
-  w->fields = 0;
   fputc('{', out);
+}
+
+int json_begin_csv(json_writer *w, FILE *out)
+{
+  memset(w, 0, sizeof *w);
+  w->dest = out;
+  w->header = open_memstream(&w->header_text, &w->header_len);
+  w->out = open_memstream(&w->row_text, &w->row_len);
+  if (w->header && w->out)
+    return 0;
+  if (w->header)
+    fclose(w->header);
+  if (w->out)
+    fclose(w->out);
+  free(w->header_text);
+  free(w->row_text);
+  return -1;
+}
+
+int json_begin_as(json_writer *w, FILE *out, int csv)
+{
+  if (!csv) {
+    json_begin(w, out);
+    return 0;
+  }
+  return json_begin_csv(w, out) == 0 ? 0 : cli_error(EXIT_RUNTIME, "out of memory");
 }
 
 static void json_key(json_writer *w, const char *key)
 {
+  if (w->dest) {
+    fprintf(w->header, "%s%s", w->fields ? "," : "", key);
+    if (w->fields++)
+      fputc(',', w->out);
+    return;
+  }
   fprintf(w->out, "%s\"%s\": ", w->fields++ ? ", " : "", key);
+}
+
+/* A CSV cell: quoted, with quotes doubled, when it holds a separator, a
+ * quote, a line break or an edge blank (RFC 4180). */
+static void csv_cell(FILE *out, const char *text, size_t len)
+{
+  int quote = len > 0 && (text[0] == ' ' || text[len - 1] == ' ');
+  for (size_t k = 0; k < len && !quote; k++)
+    quote = text[k] == ',' || text[k] == '"' || text[k] == '\n' || text[k] == '\r';
+  if (!quote) {
+    fwrite(text, 1, len, out);
+    return;
+  }
+  fputc('"', out);
+  for (size_t k = 0; k < len; k++) {
+    if (text[k] == '"')
+      fputc('"', out);
+    fputc(text[k], out);
+  }
+  fputc('"', out);
 }
 
 void json_string(json_writer *w, const char *key, const char *value)
 {
   json_key(w, key);
+  if (w->dest) {
+    csv_cell(w->out, value, strlen(value));
+    return;
+  }
   fputc('"', w->out);
   /* Valid JSON whatever the bytes: a file name need not be UTF-8.  Controls
    * as \u00XX, each byte that is no UTF-8 as U+FFFD (the replacement
@@ -441,7 +418,11 @@ void json_string(json_writer *w, const char *key, const char *value)
 void json_number(json_writer *w, const char *key, double value)
 {
   json_key(w, key);
-  if (value == value && value - value == 0.0)
+  if (w->dest && value != value)
+    fputs("nan", w->out);
+  else if (w->dest && value - value != 0.0)
+    fputs(value < 0 ? "-inf" : "inf", w->out);
+  else if (value == value && value - value == 0.0)
     fprintf(w->out, "%.17g", value);
   else
     fputs("null", w->out);
@@ -453,10 +434,45 @@ void json_uint(json_writer *w, const char *key, uint64_t value)
   fprintf(w->out, "%llu", (unsigned long long)value);
 }
 
+/* One element of a flat JSON array as a CSV cell: a string unquoted (the
+ * members written here hold no escapes), anything else as it is. */
+static void csv_element(FILE *out, const char *text, size_t len)
+{
+  while (len > 0 && *text == ' ')
+    text++, len--;
+  if (len >= 2 && text[0] == '"' && text[len - 1] == '"')
+    text++, len -= 2;
+  csv_cell(out, text, len);
+}
+
 void json_raw(json_writer *w, const char *key, const char *json)
 {
-  json_key(w, key);
-  fputs(json, w->out);
+  if (!w->dest || json[0] != '[') {
+    json_key(w, key);
+    if (w->dest)
+      csv_cell(w->out, json, strlen(json));
+    else
+      fputs(json, w->out);
+    return;
+  }
+  /* an array: one column per element, split at the commas outside strings */
+  const char *p = json + 1, *start = p;
+  int k = 0, in_string = 0;
+  for (; *p; p++) {
+    if (*p == '"')
+      in_string = !in_string;
+    if (in_string || (*p != ',' && *p != ']'))
+      continue;
+    if (p > start || *p == ',') {
+      char column[128];
+      snprintf(column, sizeof column, "%s_%d", key, ++k);
+      json_key(w, column);
+      csv_element(w->out, start, (size_t)(p - start));
+    }
+    start = p + 1;
+    if (*p == ']')
+      break;
+  }
 }
 
 void json_bool(json_writer *w, const char *key, int value)
@@ -467,7 +483,15 @@ void json_bool(json_writer *w, const char *key, int value)
 
 void json_end(json_writer *w)
 {
-  fputs("}\n", w->out);
+  if (!w->dest) {
+    fputs("}\n", w->out);
+    return;
+  }
+  fclose(w->header);
+  fclose(w->out);
+  fprintf(w->dest, "%s\n%s\n", w->header_text ? w->header_text : "", w->row_text ? w->row_text : "");
+  free(w->header_text);
+  free(w->row_text);
 }
 
 double cli_wall_ms(void)

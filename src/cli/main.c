@@ -62,26 +62,71 @@ static void version(void)
   );
 }
 
+void usage_or_version(int first, int help)
+{
+  if (!help)
+    version();
+  else if (first == 1)
+    usage(stdout);
+  else
+    usage_integrate(stdout);
+}
+
 static int run_command(int argc, char **argv, double t0);
+
+static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist", "scan", "batch"};
+
+static int is_command(const char *word)
+{
+  for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+    if (strcmp(word, commands[k]) == 0)
+      return 1;
+  return 0;
+}
+
+/* gpuquad --list-options [COMMAND] (hidden; completion/gpuquad reads
+ * it): the commands, or COMMAND's options as its own parser has them, so that
+ * completion cannot drift from the tables.  integrate lists its three tables
+ * (points, DATA, --rule=adaptive), bench its two (--hist). */
+static int list_options(int argc, char **argv, double t0)
+{
+  if (argc == 2) {
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+      puts(commands[k]);
+    puts("help");
+    return EXIT_OK;
+  }
+  if (argc > 3 || !is_command(argv[2]))
+    return cli_error(EXIT_USAGE, "--list-options: expected one command (see 'gpuquad --help')");
+  char *again[] = {argv[0], argv[2], NULL};
+  cli_list_options = 1;
+  int rc = run_command(2, again, t0);
+  if (rc == EXIT_OK && strcmp(argv[2], "integrate") == 0) {
+    rc = cmd_integrate_data(2, again, 2, t0);
+    if (rc == EXIT_OK)
+      rc = cmd_integrate_adaptive(2, again, 2, t0);
+  }
+  if (rc == EXIT_OK && strcmp(argv[2], "bench") == 0)
+    rc = cmd_bench_hist(2, again, 2);
+  return rc;
+}
 
 /* gpuquad help [COMMAND]: the usage, or COMMAND --help; anything else is a
  * usage error, never the general usage printed as if it answered. */
 static int help_command(int argc, char **argv, double t0)
 {
-  static const char *const commands[] = {"integrate", "bench", "dot", "rms", "stats", "mc", "hist", "scan", "batch"};
   if (argc == 2 || (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0))) {
     usage(stdout);
     return EXIT_OK;
   }
   if (argc > 3)
     return cli_error(EXIT_USAGE, "help: unexpected argument '%s' (gpuquad help [COMMAND])", argv[3]);
-  for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-    if (strcmp(argv[2], commands[k]) == 0) {
-      char help_flag[] = "--help";
-      char *again[] = {argv[0], argv[2], help_flag, NULL};
-      return run_command(3, again, t0);
-    }
-  return cli_error(EXIT_USAGE, "help: unknown command '%s' (see gpuquad --help)", argv[2]);
+  if (is_command(argv[2])) {
+    char help_flag[] = "--help";
+    char *again[] = {argv[0], argv[2], help_flag, NULL};
+    return run_command(3, again, t0);
+  }
+  return cli_error(EXIT_USAGE, "help: unknown command '%s' (see 'gpuquad --help')", argv[2]);
 }
 
 static int run_command(int argc, char **argv, double t0)
@@ -110,19 +155,7 @@ static int run_command(int argc, char **argv, double t0)
     else if (strcmp(argv[1], "help") == 0)
       return help_command(argc, argv, t0);
     else
-      return cli_error(EXIT_USAGE, "unknown command '%s' (see gpuquad --help)", argv[1]);
-  }
-  if (first == 1) {
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-      if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-        usage(stdout);
-        return EXIT_OK;
-      }
-      if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
-        version();
-        return EXIT_OK;
-      }
-    }
+      return cli_error(EXIT_USAGE, "unknown command '%s' (see 'gpuquad --help')", argv[1]);
   }
   return cmd_integrate(argc, argv, first, t0);
 }
@@ -148,7 +181,11 @@ int main(int argc, char **argv)
    * the program depends on is checked instead. */
   gsl_set_error_handler_off();
   /* under mpirun: every rank runs a command that divides its work, rank 0 the others */
-  const int ran = cli_mpi_begin(argc, argv) ? run_command(argc, argv, t0) : EXIT_OK;
+  int ran = EXIT_OK;
+  if (argc > 1 && strcmp(argv[1], "--list-options") == 0)
+    ran = list_options(argc, argv, t0);
+  else if (cli_mpi_begin(argc, argv))
+    ran = run_command(argc, argv, t0);
   const int status = cli_close_output(cli_mpi_end(ran));
   main_returned = 1;
   return status;

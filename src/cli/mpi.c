@@ -56,16 +56,28 @@ static int launched(void)
   return 0;
 }
 
+/* How often the words give option NAME, read by the commands' parser over
+ * the options this file decides on (before any command has its table):
+ * exact names, -h, -V and prefixes mean what they mean to the commands,
+ * except a prefix that a command's table makes ambiguous, which that
+ * command refuses. */
+static int given(int argc, char **argv, const char *name)
+{
+  static const cli_option decides[] = {
+    {"help", OPT_FLAG, NULL, NULL, 1}, {"version", OPT_FLAG, NULL, NULL, 1}, {"cumulative", OPT_FLAG, NULL, NULL, 1},
+    {"json", OPT_FLAG, NULL, NULL, 1}, {"quiet", OPT_FLAG, NULL, NULL, 1},
+  };
+  return cli_peek(argc, argv, 1, decides, sizeof decides / sizeof decides[0], name, NULL);
+}
+
 /* The commands that divide their work; the others run on rank 0 alone
  * (sampled data and --cumulative among them: every rank would compute the
  * whole, and write the same --out file). */
 static int splits(int argc, char **argv)
 {
   static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats"};
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--version") == 0 ||
-        strncmp(argv[i], "--cumulative", 12) == 0)
-      return 0;
+  if (given(argc, argv, "help") || given(argc, argv, "version") || given(argc, argv, "cumulative"))
+    return 0;
   if (integrate_data_wanted(argc, argv, 2))
     return 0;
   if (argc < 2 || argv[1][0] == '-')
@@ -109,10 +121,8 @@ int cli_mpi_begin(int argc, char **argv)
   MPI_Comm_free(&node);
   mpi.splitting = splits(argc, argv);
   mpi.start_ms = cli_wall_ms(); /* compute time: the command's, after the launch */
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-    mpi.json |= strcmp(argv[i], "--json") == 0;
-    mpi.quiet |= strcmp(argv[i], "--quiet") == 0;
-  }
+  mpi.json = given(argc, argv, "json") > 0;
+  mpi.quiet = given(argc, argv, "quiet") > 0;
   /* one rank too: its output carries the times, as K ranks' does */
   mpi.gathered = malloc((size_t)mpi.ranks * SLOT);
   fflush(stdout);

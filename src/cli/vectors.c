@@ -28,12 +28,14 @@ void vec_cli_options(vec_options *o, cli_option *opts)
     {"check", OPT_FLAG, NULL, &o->check, 1},
     {"no-check", OPT_FLAG, NULL, &o->check, 0},
     {"json", OPT_FLAG, NULL, &o->json, 1},
+    {"csv", OPT_FLAG, NULL, &o->csv, 1},
+    {"quiet", OPT_FLAG, NULL, &o->quiet, 1},
     {"help", OPT_FLAG, NULL, &o->help, 1},
   };
   memcpy(opts, list, sizeof list);
 }
 
-void vec_usage_options(FILE *out)
+void vec_usage_options(FILE *out, const char *quiet)
 {
   fputs("Data (a path, or - for standard input):\n"
         "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
@@ -50,9 +52,13 @@ void vec_usage_options(FILE *out)
         out);
   cli_usage_deterministic(out);
   cli_usage_progress(out);
-  fputs("  --check              compare with GSL on the host; exit 1 beyond the tolerance\n"
-        "  --json               one JSON object instead of the table\n"
-        "  --help               this help\n"
+  fprintf(out,
+          "  --check, --no-check  compare with GSL on the host; exit 1 beyond the tolerance\n"
+          "  --json               one JSON object instead of the table\n"
+          "  --csv                the same fields as a CSV header line and one row\n"
+          "  --quiet              print only %s\n",
+          quiet);
+  fputs("  --help               this help\n"
         "\n"
         "Exit status: 0 ok, 1 check failed, 2 bad input, 3 computation failed.\n",
         out);
@@ -324,9 +330,10 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   const char *paths[2];
   int npaths;
   char err[256];
-  if (cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err,
-                sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "%s", err);
+  const int parse_rc =
+    cli_parse(argc, argv, first, opts, VEC_OPTION_COUNT, paths, kind == VEC_STATS ? 1 : 2, &npaths, err, sizeof err);
+  if (parse_rc != 0)
+    return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (o->help) {
     usage(stdout);
     return EXIT_OK;
@@ -340,9 +347,11 @@ int vec_command(vec_kind kind, int argc, char **argv, int first, double t0, void
   int rc = parse_options(o, npaths, run, &ropts, &gen, &n, &seed);
   if (rc != EXIT_OK)
     return rc;
+  if (o->json + o->csv + o->quiet > 1)
+    return cli_error(EXIT_USAGE, "--json, --csv and --quiet are three outputs: take one");
   if (o->check && cli_mpi_ranks() > 1) /* the host reference would see one rank's data */
     return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
-  rc = cli_open_context(o->device ? o->device : "auto", 0, ctx);
+  rc = cli_open_context(o->device ? o->device : "auto", o->quiet, ctx);
   if (rc != EXIT_OK)
     return rc;
   gq_data_ref_init(&run->ref, kind == VEC_DOT ? GQ_REF_DOT : kind == VEC_RMS ? GQ_REF_RMS : GQ_REF_STATS);

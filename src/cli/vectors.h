@@ -15,14 +15,14 @@ typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
 /* Option texts, as cli_parse leaves them. */
 typedef struct {
   const char *format, *dtype, *offset, *col, *gen, *n, *seed, *nan, *device;
-  int check, json, help;
+  int check, json, csv, quiet, help;
 } vec_options;
 
-#define VEC_OPTION_COUNT 15
+#define VEC_OPTION_COUNT 17
 /* Fill opts[0..VEC_OPTION_COUNT-1] with the shared options bound to o. */
 void vec_cli_options(vec_options *o, cli_option *opts);
-/* The shared options' --help lines. */
-void vec_usage_options(FILE *out);
+/* The shared options' --help lines; QUIET says what --quiet prints. */
+void vec_usage_options(FILE *out, const char *quiet);
 /* The reader options (--format, --dtype, --offset, --col) and the generator's
  * (--gen, --n, --seed) from their texts: EXIT_OK, or an exit status after a
  * one-line message. */

@@ -220,7 +220,8 @@ int gq_packed_take(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_K
     *info = pk->first_info;
     info->ms = pk->ms_each;
   } else {
-    *info = (gq_grid_info){pk->ms_each, 0.0, GQ_JIT_LOADED};
+    /* the module the first one compiled or loaded, found loaded (a CPU pack has none) */
+    *info = (gq_grid_info){pk->ms_each, 0.0, pk->first_info.jit == GQ_JIT_NONE ? GQ_JIT_NONE : GQ_JIT_LOADED};
   }
   return 1;
 }
