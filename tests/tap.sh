@@ -2,6 +2,8 @@
 #   run CMD...        runs CMD, sets $out, $err (text) and $rc
 #   check DESC CMD... "ok" if CMD succeeds
 #   finish            prints the plan, exits 1 if anything failed
+#   stage_install DIR make install DESTDIR=DIR from the build tree; on failure
+#                     the log's end, the plan and exit 1
 #   expect_usage DESC PATTERN ARGS...  gpuquad ARGS exits 2 with one line matching
 tap_n=0
 tap_failed=0
@@ -38,4 +40,14 @@ expect_usage() {
   else
     not_ok "$desc: exit $rc, stdout '$out', stderr '$err' (wanted exit 2 and /$pattern/)"
   fi
+}
+
+stage_install() {
+  if ! (cd "$TOP_BUILDDIR" && $MAKE install DESTDIR="$1" >"$tap_tmp/install.log" 2>&1); then
+    not_ok "make install DESTDIR=…"
+    sed 's/^/# /' "$tap_tmp/install.log" | tail -20
+    finish
+    exit 1
+  fi
+  ok "make install DESTDIR=…"
 }
