@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (size < 1)
     return 0;
   uint8_t sel = data[0];
-  gq_reader_opts o = {GQ_FORMAT_NPY, GQ_DTYPE_NONE, 0, 0};
+  gq_reader_opts o = {.format = GQ_FORMAT_NPY, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   switch (sel % 4) {
   case 2:
     o.format = GQ_FORMAT_TEXT;
