@@ -208,11 +208,16 @@ static int next_field(const gq_reader *r, char **p, char *e, char **fs, char **f
     q = c + 1;
   } else {
     *fs = q;
-    while (q < e && (r->tabs ? *q != '\t' : !is_ws(*q) && *q != ','))
-      q++;
-    *fe = q;
-    while (r->tabs && *fe > *fs && is_ws((*fe)[-1]))
-      (*fe)--;
+    if (r->tabs) {
+      while (q < e && *q != '\t')
+        q++;
+      for (*fe = q; *fe > *fs && is_ws((*fe)[-1]); (*fe)--)
+        ;
+    } else {
+      while (q < e && !is_ws(*q) && *q != ',')
+        q++;
+      *fe = q;
+    }
   }
   if (r->tabs) {
     while (q < e && *q != '\t')  /* blanks, or text after a closing quote */
