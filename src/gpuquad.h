@@ -1192,8 +1192,9 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
  *   it is GQ_HEADER_AUTO, when no cell of the first line (blank and '#'
  *   lines skipped) is a number and one starts like a name (a letter, '_', a
  *   quote or a UTF-8 character) and is no NA spelling; opts.column_name
- *   picks a column by that header (an unknown name is GQ_EINVAL listing the
- *   names; a name twice is GQ_EINVAL).  Cells "" NA N/A n/a NULL null None
+ *   picks a column by that header, or where the first row is data by a
+ *   commented first line ("# a,b", numpy.savetxt's header) (an unknown name
+ *   is GQ_EINVAL listing the names; a name twice is GQ_EINVAL).  Cells "" NA N/A n/a NULL null None
  *   <NA> (and nan) read as NaN, for the NaN policy to handle.  Fields in
  *   double quotes may hold commas ("1,5" is one cell; "" is a quote); a
  *   UTF-8 byte-order mark is skipped; in a .tsv file each tab separates

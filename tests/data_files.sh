@@ -103,6 +103,7 @@ stats_is "csv: --col by a quoted name, NA and empty cells omitted" table.pressur
 stats_is "csv: count of kept values" table.pressure.n n "$d/table.csv" --col="pressure, kPa" --nan=omit
 stats_is "csv: --col by number still works (header detected)" table.time.sum sum "$d/table.csv" --col=1
 stats_is "tsv: empty cells are NaN" table.pressure.sum sum "$d/table.tsv" --col="pressure, kPa" --nan=omit
+stats_is "csv: names from numpy.savetxt's commented header" savetxt.b.sum sum "$d/savetxt.csv" --col=b
 stats_is "csv from standard input, by name" table.time.sum sum - --col=time <"$d/table.csv"
 run "$G" stats --device=cpu "$d/table.csv" --col="pressure, kPa"
 check "csv: NA cells propagate by default, with the note" sh -c 'printf "%s\n" "$1" | grep -q "note: .*NaN"' _ "$err"

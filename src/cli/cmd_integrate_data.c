@@ -219,12 +219,16 @@ static int read_inputs(const data_options *o, const char *path, const gq_reader_
 {
   int rc = EXIT_OK;
   gq_reader_opts xo = *ro;
-  if (o->x_col) { /* by number or by name, as --col */
-    gq_reader_opts by_col;
-    if ((rc = vec_reader_fields(NULL, NULL, NULL, o->x_col, ro->header, &by_col)) != EXIT_OK)
-      return rc;
-    xo.column = by_col.column;
-    xo.column_name = by_col.column_name;
+  if (o->x_col && !(*o->x_col >= '0' && *o->x_col <= '9')) { /* by name, as --col */
+    xo.column = 0;
+    xo.column_name = o->x_col;
+  } else if (o->x_col) {
+    char err[256];
+    uint64_t col;
+    if (gq_parse_count(o->x_col, 1000000, &col, err, sizeof err) != 0)
+      return cli_error(EXIT_USAGE, "--x-col=%s: %s", o->x_col, err);
+    xo.column = (int)col;
+    xo.column_name = NULL;
   }
   if (o->x_path && (rc = read_whole(o->x_path, &xo, &d->x)) != EXIT_OK)
     return rc;

@@ -162,4 +162,9 @@ with open(path("line.csv"), "w", newline="") as f:
     for xi in np.linspace(0, 3, 31):
         w.writerow([repr(float(xi)), repr(float(2 * xi))])
 
+# numpy.savetxt's header is a comment line; genfromtxt(names=True) reads names from it
+st = rng.integers(-100, 100, (50, 3)).astype(np.float64)
+np.savetxt(path("savetxt.csv"), st, delimiter=",", header="a,b,c")
+expect("savetxt.b.sum", math.fsum(st[:, 1].tolist()))
+
 open(path("expected"), "w").write("\n".join(expected) + "\n")

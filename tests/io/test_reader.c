@@ -1004,6 +1004,15 @@ static void test_tables(void)
             "column 'a' needs a header line, and line 1 holds data");
   table_bad("csv: a name in a file of comments", "t.csv", "# nothing\n", &o, GQ_EINVAL,
             "column 'a' needs a header line, and there is none");
+  o = (gq_reader_opts){.column_name = "b"};
+  const double savetxt_b[] = {2, 4};
+  table_good("names from a commented first line, as numpy.savetxt(header=) writes them", "t.csv",
+             "# a,b\n1,2\n3,4\n", &o, savetxt_b, 2);
+  o = (gq_reader_opts){.column_name = "z"};
+  table_bad("... a name it lacks: no header", "t.csv", "# a,b\n1,2\n", &o, GQ_EINVAL,
+            "column 'z' needs a header line, and line 2 holds data");
+  table_bad("... a comment on a later line names nothing", "t.csv", "1,2\n# z\n3,4\n", &o, GQ_EINVAL,
+            "column 'z' needs a header line, and line 1 holds data");
   o = (gq_reader_opts){.column = 2, .header = GQ_HEADER_NO};
   table_bad("--no-header: the names are data", "t.csv", "x,y\n1,2\n", &o, GQ_EFORMAT, "line 1: 'y' is not a number");
   o = (gq_reader_opts){.column = 2, .header = GQ_HEADER_YES};

@@ -358,13 +358,8 @@ static int header_line(gq_reader *r, char *p, char *e, const char *column_name, 
       listed += (size_t)snprintf(list + listed, sizeof list - listed, "%s'%s'", col > 1 ? ", " : "", q);
     }
   }
-  if (r->header == GQ_HEADER_AUTO && (numbers > 0 || names == 0)) {
-    if (column_name)
-      return -gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
-                         "column '%s' needs a header line, and line %llu holds data (--header takes it as one)",
-                         column_name, line);
+  if (r->header == GQ_HEADER_AUTO && (numbers > 0 || names == 0))
     return 0;
-  }
   if (column_name && !found)
     return -gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "no column '%s' (the header names %s%s)", column_name,
                        list, listed + 8 >= sizeof list ? "..." : "");
@@ -373,10 +368,37 @@ static int header_line(gq_reader *r, char *p, char *e, const char *column_name, 
   return 1;
 }
 
+/* The column [s, e) names name (1-based), 0 if none, -1 if two do.  The
+ * names of a commented first line, as numpy.savetxt(header=...) writes them
+ * and numpy.genfromtxt(names=True) reads them. */
+static int column_named(const gq_reader *r, char *s, char *e, const char *name)
+{
+  const size_t len = strlen(name);
+  int col = 0, found = 0;
+  while (s < e && is_ws(*s))
+    s++;
+  for (int more = s < e; more;) {
+    char *fs, *fe;
+    if ((more = next_field(r, &s, e, &fs, &fe)) < 0)
+      return 0;
+    col++;
+    if ((size_t)(fe - fs) == len && memcmp(fs, name, len) == 0) {
+      if (found)
+        return -1;
+      found = col;
+    }
+  }
+  return found;
+}
+
 /* Blank and comment lines skipped to the first row, which header_line
- * judges; a header is consumed. */
+ * judges; a header is consumed.  A column named where the first row is data
+ * may be named by a commented first line ("# time,pressure"). */
 static int text_header(gq_reader *r, const char *column_name, char *msg, size_t msglen)
 {
+  char *commented = NULL;  /* the first line's text after its '#' */
+  size_t commented_len = 0;
+  int st = GQ_SUCCESS;
   for (;;) {
     char *p = r->tbuf + r->tpos, *end = r->tbuf + r->tend;
     char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -388,6 +410,11 @@ static int text_header(gq_reader *r, const char *column_name, char *msg, size_t 
     }
     char *e = nl ? nl : end;
     const size_t next = nl ? (size_t)(nl + 1 - r->tbuf) : r->tend;
+    char *hash = r->line == 1 && column_name ? memchr(p, '#', (size_t)(e - p)) : NULL;
+    if (hash && (commented = malloc((size_t)(e - hash))) != NULL) {
+      commented_len = (size_t)(e - hash - 1);
+      memcpy(commented, hash + 1, commented_len);
+    }
     char *row = p < e ? row_start(r, p, &e) : NULL;
     if (!row && !nl)
       break;  /* no rows at all */
@@ -397,14 +424,27 @@ static int text_header(gq_reader *r, const char *column_name, char *msg, size_t 
       continue;
     }
     const int k = header_line(r, row, e, column_name, msg, msglen);
-    if (k < 0)
-      return -k;
-    if (k == 1) {
+    if (k < 0) {
+      st = -k;
+    } else if (k == 1) {
       r->tpos = next;
       r->line++;
+    } else if (column_name) {
+      const int col = commented ? column_named(r, commented, commented + commented_len, column_name) : 0;
+      if (col > 0)
+        r->column = col;
+      else if (col < 0)
+        st = gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
+                        "column '%s' is named twice in the commented first line: choose it by number", column_name);
+      else
+        st = gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
+                        "column '%s' needs a header line, and line %llu holds data (--header takes it as one)",
+                        column_name, (unsigned long long)r->line);
     }
-    return GQ_SUCCESS;
+    free(commented);
+    return st;
   }
+  free(commented);
   if (column_name)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "column '%s' needs a header line, and there is none",
                       column_name);
