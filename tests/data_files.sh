@@ -118,6 +118,9 @@ run "$G" integrate "$d/line.csv" --col=y --x="$d/line.csv" --x-col=x --json --de
 check "integrate DATA by names: trapezoid of y = 2x on [0, 3] is 9" test "$(jget integral)" = "0x1.2000000000000p+3"
 run "$G" hist "$d/table.csv" --col=time --bins=4 --range=0:2 --csv --device=cpu
 check "hist --col by name" sh -c 'printf "%s\n" "$1" | grep -q "^0,0,0.5,4"' _ "$out"
-run "$G" hist "$d/big_i8.npy" --bins=2 --device=cpu
+run "$G" hist "$d/big_i8.npy" --bins=2 --device=cpu --json
 check "hist: the int64 note" sh -c 'printf "%s\n" "$1" | grep -q "note: .*3 int64 values beyond 2^53"' _ "$err"
+check "hist: JSON inexact 3" test "$(jget inexact)" = "0x1.8000000000000p+1"
+run "$G" integrate "$d/big_i8.npy" --json --device=cpu
+check "integrate DATA: JSON inexact 3, and the note" sh -c 'test "$1" = 0x1.8000000000000p+1 && printf "%s" "$2" | grep -q "note: .*big_i8.npy: 3 int64"' _ "$(jget inexact)" "$err"
 finish

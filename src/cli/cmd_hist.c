@@ -81,6 +81,7 @@ typedef struct {
   double *host[3];
   double *dev[3];
   const char *format;
+  uint64_t inexact; /* int64/uint64 values that rounded on widening */
 } hist_data;
 
 static int parse_bins(const char *text, int *dims, uint32_t bins[2])
@@ -163,7 +164,7 @@ static int read_files(const hist_options *o, hist_data *d)
     if (status == GQ_SUCCESS)
       status = gq_reader_read_rest_f64(r, &d->host[k], &n, msg, sizeof msg);
     if (status == GQ_SUCCESS)
-      vec_inexact_note(r);
+      d->inexact += vec_inexact_note(r);
     gq_reader_close(r);
     if (status != GQ_SUCCESS)
       return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
@@ -361,6 +362,8 @@ static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, in
   if (h->sums)
     json_string(&w, "values", d->names[2]);
   json_string(&w, "format", d->format);
+  if (d->inexact)
+    json_uint(&w, "inexact", d->inexact);
   json_uint(&w, "n", h->total);
   json_uint(&w, "dims", (uint64_t)h->dims);
   json_uint(&w, "bins", h->bins[0]);

@@ -87,6 +87,7 @@ typedef struct {
   size_t n;
   int is_float;
   const char *format;
+  uint64_t inexact; /* int64/uint64 values that rounded on widening */
 } samples_input;
 
 static int read_whole(const char *path, const gq_reader_opts *ropts, samples_input *in)
@@ -121,7 +122,7 @@ static int read_whole(const char *path, const gq_reader_opts *ropts, samples_inp
     }
   }
   if (status == GQ_SUCCESS)
-    vec_inexact_note(r);
+    in->inexact = vec_inexact_note(r);
   gq_reader_close(r);
   if (status != GQ_SUCCESS)
     return cli_error(cli_exit_status(status), "%s", msg);
@@ -294,6 +295,8 @@ static void print(const data_options *o, const samples_data *d, const gq_samples
     json_string(&w, "input", d->y.name);
     json_string(&w, "format", d->y.format);
     json_string(&w, "dtype", dtype);
+    if (d->y.inexact + d->x.inexact)
+      json_uint(&w, "inexact", d->y.inexact + d->x.inexact);
     json_uint(&w, "n", r->n);
     json_string(&w, "rule", rule);
     if (d->has_x)
