@@ -82,7 +82,9 @@ if "$G" --version | grep -q "^zlib: built in"; then
   check "dot of two npz members, --check passes" test "$rc" -eq 0
   run "$G" scan --device=cpu "$d/deflated.npz:n16"
   check "scan of a deflated int16 member" test "$rc" -eq 0
-  expect_usage "npz deflated data corrupted" "corrupt" stats "$d/corrupt.npz:x" --device=cpu
+  expect_usage "npz deflated data corrupted" "corrupt deflated data in the archive" stats "$d/corrupt.npz:x" --device=cpu
+  expect_usage "npz member whose CRC-32 differs" "CRC-32 mismatch" stats "$d/badcrc.npz:x" --device=cpu
+  stats_is "npz: the other members of that archive still read" n16.sum sum "$d/badcrc.npz:n16"
 else # built without zlib: deflated members are refused, saying so; stored ones work
   expect_usage "npz deflated member without zlib" \
     "deflated (numpy.savez_compressed) and this gpuquad was built without zlib" stats "$d/deflated.npz:x" --device=cpu

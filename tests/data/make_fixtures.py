@@ -132,6 +132,10 @@ data0 = off + 30 + nlen + xlen
 for k in range(200, 260):
     bad[data0 + k] ^= 0x5A
 open(path("corrupt.npz"), "wb").write(bytes(bad))
+badcrc = bytearray(whole)
+cd0 = whole.index(b"PK\x01\x02")  # first entry's CRC-32: its data inflate to other bytes than it says
+badcrc[cd0 + 16 : cd0 + 20] = struct.pack("<I", zlib.crc32(b"not this") & 0xFFFFFFFF)
+open(path("badcrc.npz"), "wb").write(bytes(badcrc))
 stored = bytearray(open(path("stored.npz"), "rb").read())
 cd = stored.rindex(b"PK\x01\x02")  # last entry: its local header offset points past the end
 stored[cd + 42 : cd + 46] = struct.pack("<I", len(stored) + 1000)

@@ -955,6 +955,11 @@ static void test_dtypes(void)
                  strcmp(gq_dtype_name(GQ_DTYPE_U16), "uint16") == 0 &&
                  gq_dtype_from_name("int", &t) == GQ_EINVAL && strstr(gq_last_error(), "unknown dtype 'int'");
   tap_ok(names_ok, "dtype names: numpy's names and codes (i8 is int64), unknown refused");
+  tap_ok(gq_dtype_from_name(NULL, &t) == GQ_EINVAL && gq_dtype_from_name("f8", NULL) == GQ_EINVAL &&
+             gq_reader_stored_dtype(NULL) == GQ_DTYPE_NONE && gq_reader_inexact(NULL) == 0 &&
+             strcmp(gq_dtype_name((gq_dtype)99), "") == 0 && strcmp(gq_format_name(GQ_FORMAT_NPZ), "npz") == 0 &&
+             strcmp(gq_format_name((gq_format)-1), "") == 0,
+         "NULL and out-of-range arguments: EINVAL or the neutral value");
 }
 
 /* ---- tables: header lines, names, NA cells, quotes, BOM ---------------- */

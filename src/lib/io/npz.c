@@ -256,12 +256,15 @@ static int inflate_fail(struct gq_source *s, size_t done, size_t *got, const cha
   return EIO;
 }
 
+/* Output stops at the size the index gives; then inflate runs on into a
+ * spare byte until the stream's end, so that its CRC-32 is checked even when
+ * the reader asks for no byte more, and a byte beyond that size is an error. */
 int gq_inflate_read(struct gq_source *s, void *buf, size_t n, size_t *got)
 {
   struct gq_inflate *z = s->z;
-  unsigned char *out = buf;
+  unsigned char *out = buf, spare;
   size_t done = 0;
-  while (done < n && !z->ended) {
+  while (!z->ended && (done < n || z->out == z->want_out)) {
     if (z->zs.avail_in == 0 && z->left > 0) {
       const size_t k = z->left < sizeof z->in ? (size_t)z->left : sizeof z->in;
       const int err = read_at(s, z->pos, z->in, k);
@@ -276,18 +279,25 @@ int gq_inflate_read(struct gq_source *s, void *buf, size_t n, size_t *got)
       z->zs.next_in = z->in;
       z->zs.avail_in = (uInt)k;
     }
-    const size_t want = n - done < (1u << 30) ? n - done : (1u << 30);
-    z->zs.next_out = out + done;
+    const int past = z->out == z->want_out;
+    size_t want = past ? 1 : n - done;
+    if (!past && want > z->want_out - z->out)
+      want = (size_t)(z->want_out - z->out);
+    if (want > (1u << 30))
+      want = 1u << 30;
+    z->zs.next_out = past ? &spare : out + done;
     z->zs.avail_out = (uInt)want;
     const int rc = inflate(&z->zs, Z_NO_FLUSH);
     const size_t made = want - z->zs.avail_out;
+    if (past && made)
+      return inflate_fail(s, done, got, "corrupt archive: the member inflates to more bytes than its index says", NULL);
     z->crc = crc32(z->crc, out + done, (uInt)made);
     done += made;
     z->out += made;
     if (rc == Z_STREAM_END) {
       z->ended = 1;
       if (z->out != z->want_out)
-        return inflate_fail(s, done, got, "corrupt archive: the member inflates to another size than its index says",
+        return inflate_fail(s, done, got, "corrupt archive: the member inflates to fewer bytes than its index says",
                             NULL);
       if (z->crc != z->want_crc)
         return inflate_fail(s, done, got, "corrupt archive: CRC-32 mismatch in the member", NULL);
