@@ -1005,6 +1005,10 @@ static void test_tables(void)
   o = (gq_reader_opts){.column_name = "a"};
   table_bad("csv: a name twice is refused", "t.csv", "a,b,a\n1,2,3\n", &o, GQ_EINVAL,
             "column 'a' is named twice in the header (columns 1 and 3)");
+  o = (gq_reader_opts){.column_name = "1"};
+  table_bad("csv: a name that a data row holds twice is still no header", "t.csv", "1,1\n3,4\n", &o, GQ_EINVAL,
+            "column '1' needs a header line, and line 1 holds data");
+  o = (gq_reader_opts){.column_name = "a"};
   table_bad("csv: a name without a header line", "t.csv", "1,2\n3,4\n", &o, GQ_EINVAL,
             "column 'a' needs a header line, and line 1 holds data");
   table_bad("csv: a name in a file of comments", "t.csv", "# nothing\n", &o, GQ_EINVAL,

@@ -333,7 +333,7 @@ static int name_like(char *s, char *e)
 static int header_line(gq_reader *r, char *p, char *e, const char *column_name, char *msg, size_t msglen)
 {
   const unsigned long long line = (unsigned long long)r->line;
-  int names = 0, numbers = 0, col = 0, found = 0;
+  int names = 0, numbers = 0, col = 0, found = 0, twice = 0;
   char list[320] = "";
   size_t listed = 0;
   for (int more = 1; more;) {
@@ -346,11 +346,10 @@ static int header_line(gq_reader *r, char *p, char *e, const char *column_name, 
     numbers += fs < fe && gq_text_parse_double(fs, fe, &v) == 0;
     names += name_like(fs, fe);
     if (column_name && strlen(column_name) == (size_t)(fe - fs) && memcmp(column_name, fs, (size_t)(fe - fs)) == 0) {
-      if (found)
-        return -gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
-                           "column '%s' is named twice in the header (columns %d and %d): choose it by number",
-                           column_name, found, col);
-      found = col;
+      if (found && !twice)
+        twice = col;
+      if (!found)
+        found = col;
     }
     if (listed + 8 < sizeof list) {
       char q[200];
@@ -360,6 +359,10 @@ static int header_line(gq_reader *r, char *p, char *e, const char *column_name, 
   }
   if (r->header == GQ_HEADER_AUTO && (numbers > 0 || names == 0))
     return 0;
+  if (twice)
+    return -gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
+                       "column '%s' is named twice in the header (columns %d and %d): choose it by number",
+                       column_name, found, twice);
   if (column_name && !found)
     return -gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "no column '%s' (the header names %s%s)", column_name,
                        list, listed + 8 >= sizeof list ? "..." : "");
