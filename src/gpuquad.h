@@ -535,8 +535,11 @@ int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s);
  * A reader turns its input into chunks of numbers for the gq_*_stream
  * reductions below, so inputs larger than memory work.  Formats (gpuquad(1),
  * "Data for dot, rms and stats", has the details):
- *   npy   NumPy .npy (versions 1-3; <f8 <f4 >f8 >f4 =f8 =f4; any shape);
- *   raw   headerless f64 (or f32) in native byte order, after opts.offset bytes;
+ *   npy   NumPy .npy (versions 1-3; <f8 <f4 >f8 >f4 =f8 =f4; any shape;
+ *         integer, bool and f2 dtypes too: the data section at the end);
+ *   npz   one array of a NumPy .npz archive (the data section);
+ *   raw   headerless f64 (or f32, or opts.raw_dtype) in native byte order,
+ *         after opts.offset bytes;
  *   text  one number per line, or column opts.column of comma- or
  *         whitespace-separated rows; '#' starts a comment.
  * GQ_FORMAT_AUTO chooses by extension (.npy; .txt .csv .dat .tsv; .bin .raw
@@ -548,14 +551,26 @@ int gq_stats_f(gq_context *ctx, size_t n, const float *x, gq_stats_result *s);
 typedef enum {
   GQ_DTYPE_NONE = 0,  /* in options: "not given" (raw defaults to f64) */
   GQ_DTYPE_F64  = 1,
-  GQ_DTYPE_F32  = 2
+  GQ_DTYPE_F32  = 2,
+  /* stored types, widened to f64 on reading (the data section below) */
+  GQ_DTYPE_F16  = 3,
+  GQ_DTYPE_I8   = 4,
+  GQ_DTYPE_I16  = 5,
+  GQ_DTYPE_I32  = 6,
+  GQ_DTYPE_I64  = 7,
+  GQ_DTYPE_U8   = 8,
+  GQ_DTYPE_U16  = 9,
+  GQ_DTYPE_U32  = 10,
+  GQ_DTYPE_U64  = 11,
+  GQ_DTYPE_BOOL = 12
 } gq_dtype;
 
 typedef enum {
   GQ_FORMAT_AUTO = 0,
   GQ_FORMAT_NPY  = 1,
   GQ_FORMAT_RAW  = 2,
-  GQ_FORMAT_TEXT = 3
+  GQ_FORMAT_TEXT = 3,
+  GQ_FORMAT_NPZ  = 4   /* one array of a NumPy .npz archive */
 } gq_format;
 
 /* All-zero options ({0}, or a NULL pointer) mean: format by extension/sniff,
@@ -565,6 +580,10 @@ typedef struct {
   gq_dtype  raw_dtype;  /* raw only */
   uint64_t  offset;     /* raw only: bytes to skip before the data */
   int       column;     /* text only: 1-based column; 0 = one number per line */
+  /* the data section below: */
+  int         header;       /* text only: GQ_HEADER_AUTO (0), _YES or _NO     */
+  const char *column_name;  /* text only: the column under this header name   */
+  const char *member;       /* npz only: the array's name (NULL: the only one) */
 } gq_reader_opts;
 
 typedef struct gq_reader gq_reader;
@@ -1189,6 +1208,46 @@ int gq_context_set_progress(gq_context *ctx, gq_progress_fn *fn, void *user);
  * (what a plot of f draws; gq_integrand_eval is the line's x).  NaN for a
  * NULL argument. */
 double gq_integrand_eval_point(const gq_integrand *f, const double *x);
+
+/* ---- data ---- */
+/* Real-world data files (issue 24), for the readers above.
+ *   Text: a header line, taken when opts.header is GQ_HEADER_YES, or, when
+ *   it is GQ_HEADER_AUTO, when no cell of the first line (blank and '#'
+ *   lines skipped) is a number and one starts like a name (a letter, '_', a
+ *   quote or a UTF-8 character) and is no NA spelling; opts.column_name
+ *   picks a column by that header, or where the first row is data by a
+ *   commented first line ("# a,b", numpy.savetxt's header) (an unknown name
+ *   is GQ_EINVAL listing the names; a name twice is GQ_EINVAL).  Cells "" NA N/A n/a NULL null None
+ *   <NA> (and nan) read as NaN, for the NaN policy to handle.  Fields in
+ *   double quotes may hold commas ("1,5" is one cell; "" is a quote); a
+ *   UTF-8 byte-order mark is skipped; in a .tsv file each tab separates
+ *   (two tabs: an empty cell), elsewhere commas and runs of blanks do.
+ *   Binary (npy descr, raw opts.raw_dtype): f16, int8..int64, uint8..uint64
+ *   and bool are delivered as f64 (gq_reader_dtype), exactly except int64
+ *   and uint64 values that no double holds (beyond 2^53): those round to
+ *   nearest and are counted (gq_reader_inexact).  npy: either byte order
+ *   ('|' for one-byte types).  raw: native byte order.
+ *   npz: "PATH.npz:NAME" (gq_reader_open; or opts.member) is the array NAME
+ *   (NAME.npy in the archive) of a NumPy .npz, stored or deflated (deflated
+ *   needs zlib: GQ_EUNSUP without it), zip64 included; PATH.npz alone is its
+ *   only array.  The archive must be a file or memory (its index is at its
+ *   end), not a pipe.  Chosen by the .npz extension or the zip magic.
+ *   Raw data from a pipe or standard input: with opts.raw_dtype set and no
+ *   format, input that is neither npy nor npz is raw. */
+typedef enum { GQ_HEADER_AUTO = 0, GQ_HEADER_YES = 1, GQ_HEADER_NO = -1 } gq_header;
+
+/* "f64", "int32", "bool", ... ("" for a value that is no dtype). */
+const char *gq_dtype_name(gq_dtype t);
+/* The dtype named by its name above or numpy's (float64, float16, half,
+ * int8, uint64, and the codes f8 f4 f2 i1 i2 i4 i8 u1 u2 u4 u8 b1);
+ * GQ_EINVAL listing the names for any other. */
+int gq_dtype_from_name(const char *name, gq_dtype *t);
+/* "npy", "npz", "raw", "text" ("auto" for GQ_FORMAT_AUTO). */
+const char *gq_format_name(gq_format f);
+/* The dtype stored in the input (gq_reader_dtype is the one delivered). */
+gq_dtype gq_reader_stored_dtype(const gq_reader *r);
+/* int64/uint64 values read so far that a double could not hold exactly. */
+uint64_t gq_reader_inexact(const gq_reader *r);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@ printf '1\nnan\n3\ninf\n5\n' >"$d/nan.txt"
 mkdir "$d/dir.npy"
 printf 'NOTNUMPY-at-all-and-some-more-bytes\n' >"$d/magic.npy"
 tail -c +2 "$TESTS_SRC/io/corpus/npy_int" >"$d/int.npy"
+LC_ALL=C sed 's/<i4/<c8/' "$d/int.npy" >"$d/complex.npy"
 tail -c +2 "$TESTS_SRC/io/corpus/npy_truncated" >"$d/truncated.npy"
 tail -c +2 "$TESTS_SRC/io/corpus/npy_empty" >"$d/zero.npy"
 tail -c +2 "$TESTS_SRC/io/corpus/npy_v1_f8" >"$d/good.npy"
@@ -40,7 +41,7 @@ expect_usage "empty array in .npy" "zero.npy: is empty" stats "$d/zero.npy" --de
 expect_usage "truncated .npy" "truncated.npy" stats "$d/truncated.npy" --device=cpu
 expect_usage "bad magic" "magic.npy" stats "$d/magic.npy" --format=npy --device=cpu
 expect_usage "unparseable header" "header.npy" stats "$d/header.npy" --device=cpu
-expect_usage "unsupported dtype" "int.npy.*i4" stats "$d/int.npy" --device=cpu
+expect_usage "unsupported dtype" "complex.npy.*<c8" stats "$d/complex.npy" --device=cpu
 expect_usage "lengths differ (both named)" "a.txt has 4 elements, .*short.txt has 3" dot "$d/a.txt" "$d/short.txt" --device=cpu
 expect_usage "lengths differ, rms" "lengths differ" rms "$d/short.txt" "$d/a.txt" --device=cpu
 expect_usage "text with a non-number (the line)" "word.txt.*line 3" stats "$d/word.txt" --device=cpu
@@ -49,7 +50,7 @@ expect_usage "--col beyond the row" "cols.txt" stats "$d/cols.txt" --col=3 --dev
 expect_usage "--nan=error" "nan.txt: 1 NaN and 1 infinite" stats "$d/nan.txt" --nan=error --device=cpu
 expect_usage "--nan=bogus" "--nan=bogus: expected propagate, omit or error" stats "$d/a.txt" --nan=bogus
 expect_usage "--format=xml" "--format=xml" stats "$d/a.txt" --format=xml
-expect_usage "--dtype=f16" "--dtype=f16" stats "$d/two.bin" --dtype=f16
+expect_usage "--dtype=f128" "--dtype=f128: unknown dtype" stats "$d/two.bin" --dtype=f128
 expect_usage "--gen=zipf" "--gen=zipf" stats --gen=zipf
 expect_usage "--gen with a file" "--gen replaces the input files" stats "$d/a.txt" --gen=uniform
 expect_usage "--n without --gen" "--n and --seed go with --gen" stats "$d/a.txt" --n=5

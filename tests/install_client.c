@@ -15,7 +15,7 @@ static int fail(const char *what, const char *msg)
 int main(int argc, char **argv)
 {
   static const double a[] = {1.0, 2.0, 3.0}, b[] = {4.0, 5.0, 6.0};
-  const gq_reader_opts raw = {GQ_FORMAT_RAW, GQ_DTYPE_F64, 0, 0};
+  const gq_reader_opts raw = {.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_F64};
   char msg[256];
   gq_reader *file, *ra, *rb;
   gq_stats_acc stats;

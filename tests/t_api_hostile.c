@@ -139,7 +139,7 @@ static int fd_reader_status(int fd)
 
 static int reader_opts_status(gq_format format, int column)
 {
-  gq_reader_opts o = {format, GQ_DTYPE_NONE, 0, column};
+  gq_reader_opts o = {.format = format, .column = column};
   gq_reader *r = (gq_reader *)&r;
   const int status = gq_reader_open_mem(text, sizeof text - 1, "m", &o, &r, NULL, 0);
   return r == NULL ? status : UNEXPECTED;

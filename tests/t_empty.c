@@ -122,7 +122,7 @@ static void accumulate(void)
 static gq_reader *empty_reader(int piped, const char *name)
 {
   static const char nothing[1];
-  const gq_reader_opts opts = {GQ_FORMAT_RAW, GQ_DTYPE_F64, 0, 0};
+  const gq_reader_opts opts = {.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_F64};
   gq_reader *r = NULL;
   char msg[256] = "";
   int fds[2];

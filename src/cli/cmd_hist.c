@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/io/reader.h" /* the library's whole-input reader (libgpuquad) */
 #include "hist_plot.h"
 #include "plot.h"
 #include "numparse.h"
 #include "progress.h"
+#include "vectors.h" /* the data options, and the library's reader */
 
 void usage_hist(FILE *out)
 {
@@ -36,11 +36,15 @@ void usage_hist(FILE *out)
         "                       atomicCAS, its error kept per bin)\n"
         "  --method=M           GPU method: auto (default), global, shared, match, ballot,\n"
         "                       cluster (gpuquad(1) describes them)\n"
-        "Data (paths, or - for standard input):\n"
-        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
-        "  --dtype=D            raw data: f64 (default) or f32\n"
+        "Data (paths, A.npz:NAME for an array of an archive, or - for standard input):\n"
+        "  --format=F           npy, npz, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data (and - with --dtype is raw): f64 (default), f32,\n"
+        "                       f16, int8..int64, uint8..uint64 or bool (numpy's names too)\n"
         "  --offset=BYTES       raw data: bytes to skip first\n"
-        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --col=K              text: take column K (1-based), or the column a header line\n"
+        "                       names K (--col=pressure); empty and NA cells are NaN\n"
+        "  --header, --no-header  text: the first row is (is not) a header line (default:\n"
+        "                       a first row of names, no numbers, is one)\n"
         "  --gen=KIND           no files: generate uniform, normal or linspace data on\n"
         "                       the device (with --n=N, --seed=S; Y with seed S + 1)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
@@ -69,6 +73,7 @@ void usage_hist(FILE *out)
 typedef struct {
   const char *bins, *range, *values, *sum, *method, *plot, *f, *a, *b, *format, *dtype, *offset, *col, *gen, *n, *seed, *device;
   int check, csv, json, quiet, help;
+  int header; /* gq_header */
 } hist_options;
 
 /* The data: host copies (files, or generated data copied back for --check)
@@ -80,6 +85,7 @@ typedef struct {
   double *host[3];
   double *dev[3];
   const char *format;
+  uint64_t inexact; /* int64/uint64 values that rounded on widening */
 } hist_data;
 
 static int parse_bins(const char *text, int *dims, uint32_t bins[2])
@@ -142,29 +148,11 @@ static void free_data(gq_context *ctx, hist_data *d)
 
 static int read_files(const hist_options *o, hist_data *d)
 {
-  char msg[512], err[256];
+  char msg[512];
   gq_reader_opts ropts;
-  memset(&ropts, 0, sizeof ropts);
-  if (o->format) {
-    if (strcmp(o->format, "npy") == 0) ropts.format = GQ_FORMAT_NPY;
-    else if (strcmp(o->format, "raw") == 0) ropts.format = GQ_FORMAT_RAW;
-    else if (strcmp(o->format, "text") == 0) ropts.format = GQ_FORMAT_TEXT;
-    else return cli_error(EXIT_USAGE, "--format=%s: expected npy, raw or text", o->format);
-  }
-  if (o->dtype) {
-    if (strcmp(o->dtype, "f64") == 0) ropts.raw_dtype = GQ_DTYPE_F64;
-    else if (strcmp(o->dtype, "f32") == 0) ropts.raw_dtype = GQ_DTYPE_F32;
-    else return cli_error(EXIT_USAGE, "--dtype=%s: expected f64 or f32", o->dtype);
-  }
-  uint64_t v;
-  if (o->offset && gq_parse_whole(o->offset, 0, INT64_MAX, &v, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--offset=%s: %s", o->offset, err);
-  if (o->offset)
-    ropts.offset = v;
-  if (o->col && gq_parse_count(o->col, 1000000, &v, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--col=%s: %s", o->col, err);
-  if (o->col)
-    ropts.column = (int)v;
+  const int rc = vec_reader_fields(o->format, o->dtype, o->offset, o->col, o->header, &ropts);
+  if (rc != EXIT_OK)
+    return rc;
   int stdin_uses = 0;
   for (int k = 0; k < 3; k++)
     stdin_uses += d->names[k] && strcmp(d->names[k], "-") == 0;
@@ -175,7 +163,13 @@ static int read_files(const hist_options *o, hist_data *d)
     if (!d->names[k])
       continue;
     size_t n = 0;
-    const int status = gq_reader_read_all_f64(d->names[k], &ropts, &d->host[k], &n, msg, sizeof msg);
+    gq_reader *r = NULL;
+    int status = gq_reader_open(d->names[k], &ropts, &r, msg, sizeof msg);
+    if (status == GQ_SUCCESS)
+      status = gq_reader_read_rest_f64(r, &d->host[k], &n, msg, sizeof msg);
+    if (status == GQ_SUCCESS)
+      d->inexact += vec_inexact_note(r);
+    gq_reader_close(r);
     if (status != GQ_SUCCESS)
       return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
     if (n == 0)
@@ -372,6 +366,8 @@ static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, in
   if (h->sums)
     json_string(&w, "values", d->names[2]);
   json_string(&w, "format", d->format);
+  if (d->inexact)
+    json_uint(&w, "inexact", d->inexact);
   json_uint(&w, "n", h->total);
   json_uint(&w, "dims", (uint64_t)h->dims);
   /* per axis, as integrate's limits: a number in 1-D, an array [x, y] in 2-D */
@@ -494,6 +490,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     {"quiet", OPT_FLAG, NULL, &o.quiet, 1},
     {"plot", OPT_VALUE, &o.plot, NULL, 0},     {"f", OPT_VALUE, &o.f, NULL, 0},
     {"a", OPT_VALUE, &o.a, NULL, 0},           {"b", OPT_VALUE, &o.b, NULL, 0},
+    {"header", OPT_FLAG, NULL, &o.header, GQ_HEADER_YES}, {"no-header", OPT_FLAG, NULL, &o.header, GQ_HEADER_NO},
   };
   const char *paths[2];
   int npaths;

@@ -36,11 +36,17 @@ void usage_integrate_data(FILE *out)
         "  --x=XDATA            the abscissae, one per sample (not with --dx)\n"
         "  --x-col=K            text XDATA: take column K (default: --col), so that one\n"
         "                       CSV file can give both: DATA --col=2 --x=DATA --x-col=1\n"
-        "Data (a path, or - for standard input):\n"
-        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
-        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+        "                       (or by name: DATA --col=v --x=DATA --x-col=t)\n"
+        "Data (a path, A.npz:NAME for an array of an archive, or - for standard input):\n"
+        "  --format=F           npy, npz, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data (and - with --dtype is raw): f64 (default), f32,\n"
+        "                       f16, int8..int64, uint8..uint64 or bool (numpy's names too);\n"
+        "                       with --gen, f64 or f32 to generate\n"
         "  --offset=BYTES       raw data: bytes to skip first\n"
-        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --col=K              text: take column K (1-based), or the column a header line\n"
+        "                       names K (--col=pressure); empty and NA cells are NaN\n"
+        "  --header, --no-header  text: the first row is (is not) a header line (default:\n"
+        "                       a first row of names, no numbers, is one)\n"
         "  --gen=KIND           no DATA: generate uniform, normal or linspace samples\n"
         "                       where they are integrated (with --n=N, --seed=S)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
@@ -67,11 +73,11 @@ typedef struct {
   size_t n;
   int is_float;
   const char *format;
+  uint64_t inexact; /* int64/uint64 values that rounded on widening */
 } samples_input;
 
 static int read_whole(const char *path, const gq_reader_opts *ropts, samples_input *in)
 {
-  static const char *const formats[] = {"auto", "npy", "raw", "text"};
   char msg[512];
   gq_reader *r = NULL;
   int status = gq_reader_open(path, ropts, &r, msg, sizeof msg);
@@ -79,7 +85,7 @@ static int read_whole(const char *path, const gq_reader_opts *ropts, samples_inp
     return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
   in->name = path;
   in->is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
-  in->format = formats[gq_reader_format(r)];
+  in->format = gq_format_name(gq_reader_format(r));
   const size_t esize = in->is_float ? sizeof(float) : sizeof(double);
   size_t cap = 1 << 16, got;
   in->n = 0;
@@ -101,6 +107,8 @@ static int read_whole(const char *path, const gq_reader_opts *ropts, samples_inp
       cap *= 2;
     }
   }
+  if (status == GQ_SUCCESS)
+    in->inexact = vec_inexact_note(r);
   gq_reader_close(r);
   if (status != GQ_SUCCESS)
     return cli_error(cli_exit_status(status), "%s", msg);
@@ -138,6 +146,8 @@ typedef struct {
   {"dtype", OPT_VALUE, &(o)->v.dtype, NULL, 0},   \
   {"offset", OPT_VALUE, &(o)->v.offset, NULL, 0}, \
   {"col", OPT_VALUE, &(o)->v.col, NULL, 0},       \
+  {"header", OPT_FLAG, NULL, &(o)->v.header, GQ_HEADER_YES}, \
+  {"no-header", OPT_FLAG, NULL, &(o)->v.header, GQ_HEADER_NO}, \
   {"gen", OPT_VALUE, &(o)->v.gen, NULL, 0},       \
   {"n", OPT_VALUE, &(o)->v.n, NULL, 0},           \
   {"seed", OPT_VALUE, &(o)->v.seed, NULL, 0},     \
@@ -223,12 +233,16 @@ static int read_inputs(const data_options *o, const char *path, const gq_reader_
 {
   int rc = EXIT_OK;
   gq_reader_opts xo = *ro;
-  if (o->x_col) {
+  if (o->x_col && !(*o->x_col >= '0' && *o->x_col <= '9')) { /* by name, as --col */
+    xo.column = 0;
+    xo.column_name = o->x_col;
+  } else if (o->x_col) {
     char err[256];
     uint64_t col;
     if (gq_parse_count(o->x_col, 1000000, &col, err, sizeof err) != 0)
       return cli_error(EXIT_USAGE, "--x-col=%s: %s", o->x_col, err);
     xo.column = (int)col;
+    xo.column_name = NULL;
   }
   if (o->x_path && (rc = read_whole(o->x_path, &xo, &d->x)) != EXIT_OK)
     return rc;
@@ -299,6 +313,8 @@ static int print(const data_options *o, const samples_data *d, const gq_samples_
     json_string(&w, "input", d->y.name);
     json_string(&w, "format", d->y.format);
     json_string(&w, "dtype", dtype);
+    if (d->y.inexact + d->x.inexact)
+      json_uint(&w, "inexact", d->y.inexact + d->x.inexact);
     json_uint(&w, "n", r->n);
     json_string(&w, "rule", rule);
     if (d->has_x)

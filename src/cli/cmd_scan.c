@@ -343,9 +343,8 @@ int cmd_scan(int argc, char **argv, int first, double t0)
     const int opened = gq_reader_open(paths[0], &ropts, &r, msg, sizeof msg);
     if (opened != GQ_SUCCESS)
       return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
-    static const char *const formats[] = {"auto", "npy", "raw", "text"};
     run.name = paths[0];
-    run.format = formats[gq_reader_format(r)];
+    run.format = gq_format_name(gq_reader_format(r));
     run.is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
   }
   run.dtype = run.is_float ? "f32" : "f64";
@@ -369,6 +368,8 @@ int cmd_scan(int argc, char **argv, int first, double t0)
   const int closed = vout_close(&out);
   if (rc == EXIT_OK)
     rc = closed;
+  if (r && rc == EXIT_OK)
+    vec_inexact_note(r);
   gq_reader_close(r);
   if (rc == EXIT_OK && run.n == 0)
     rc = cli_error(EXIT_USAGE, "%s: is empty (no numbers to scan)", strcmp(run.name, "-") == 0 ? "<stdin>" : run.name);

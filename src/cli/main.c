@@ -44,6 +44,7 @@ static void version(void)
   printf("gpuquad %s\n"
          "CUDA backend: %s\n"
          "Open MPI: %s\n"
+         "zlib: %s\n"
          "Copyright (C) 2026 the gpuquad developers.\n"
          "This is free software: you are free to change and redistribute it.\n"
          "There is NO WARRANTY, to the extent permitted by law.\n",
@@ -58,6 +59,12 @@ static void version(void)
          "built in (mpirun -np K divides the work)"
 #else
          "not built"
+#endif
+         ,
+#ifdef HAVE_ZLIB
+         "built in (deflated .npz members)"
+#else
+         "not built (stored .npz members only)"
 #endif
   );
 }

@@ -19,6 +19,8 @@ void vec_cli_options(vec_options *o, cli_option *opts)
     {"dtype", OPT_VALUE, &o->dtype, NULL, 0},
     {"offset", OPT_VALUE, &o->offset, NULL, 0},
     {"col", OPT_VALUE, &o->col, NULL, 0},
+    {"header", OPT_FLAG, NULL, &o->header, GQ_HEADER_YES},
+    {"no-header", OPT_FLAG, NULL, &o->header, GQ_HEADER_NO},
     {"gen", OPT_VALUE, &o->gen, NULL, 0},
     {"n", OPT_VALUE, &o->n, NULL, 0},
     {"seed", OPT_VALUE, &o->seed, NULL, 0},
@@ -37,11 +39,16 @@ void vec_cli_options(vec_options *o, cli_option *opts)
 
 void vec_usage_options(FILE *out, const char *quiet)
 {
-  fputs("Data (a path, or - for standard input):\n"
-        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
-        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+  fputs("Data (a path, A.npz:NAME for an array of an archive, or - for standard input):\n"
+        "  --format=F           npy, npz, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data (and - with --dtype is raw): f64 (default), f32,\n"
+        "                       f16, int8..int64, uint8..uint64 or bool (numpy's names too);\n"
+        "                       with --gen, f64 or f32 to generate\n"
         "  --offset=BYTES       raw data: bytes to skip first\n"
-        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --col=K              text: take column K (1-based), or the column a header line\n"
+        "                       names K (--col=pressure); empty and NA cells are NaN\n"
+        "  --header, --no-header  text: the first row is (is not) a header line (default:\n"
+        "                       a first row of names, no numbers, is one)\n"
         "  --gen=KIND           no files: generate uniform, normal or linspace data\n"
         "                       where the reduction runs (with --n=N, --seed=S)\n"
         "  --n=N, --seed=S      length (1e6, 2^28, 1Gi...) and seed (default 1) for --gen\n"
@@ -64,36 +71,59 @@ void vec_usage_options(FILE *out, const char *quiet)
         out);
 }
 
-int vec_reader_options(const vec_options *o, gq_reader_opts *ropts)
+int vec_reader_fields(const char *format, const char *dtype, const char *offset, const char *col, int header,
+                      gq_reader_opts *ropts)
 {
   char err[256];
   memset(ropts, 0, sizeof *ropts);
-  if (o->format) {
-    if (strcmp(o->format, "npy") == 0) ropts->format = GQ_FORMAT_NPY;
-    else if (strcmp(o->format, "raw") == 0) ropts->format = GQ_FORMAT_RAW;
-    else if (strcmp(o->format, "text") == 0) ropts->format = GQ_FORMAT_TEXT;
-    else return cli_error(EXIT_USAGE, "--format=%s: expected npy, raw or text", o->format);
+  if (format) {
+    if (strcmp(format, "npy") == 0) ropts->format = GQ_FORMAT_NPY;
+    else if (strcmp(format, "npz") == 0) ropts->format = GQ_FORMAT_NPZ;
+    else if (strcmp(format, "raw") == 0) ropts->format = GQ_FORMAT_RAW;
+    else if (strcmp(format, "text") == 0) ropts->format = GQ_FORMAT_TEXT;
+    else return cli_error(EXIT_USAGE, "--format=%s: expected npy, npz, raw or text", format);
   }
-  if (o->dtype) {
-    if (strcmp(o->dtype, "f64") == 0) ropts->raw_dtype = GQ_DTYPE_F64;
-    else if (strcmp(o->dtype, "f32") == 0) ropts->raw_dtype = GQ_DTYPE_F32;
-    else return cli_error(EXIT_USAGE, "--dtype=%s: expected f64 or f32", o->dtype);
-  }
+  if (dtype && gq_dtype_from_name(dtype, &ropts->raw_dtype) != GQ_SUCCESS)
+    return cli_error(EXIT_USAGE, "--dtype=%s: %s", dtype, gq_last_error());
   uint64_t v;
-  if (o->offset && gq_parse_whole(o->offset, 0, INT64_MAX, &v, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--offset=%s: %s", o->offset, err);
-  if (o->offset)
+  if (offset && gq_parse_whole(offset, 0, INT64_MAX, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--offset=%s: %s", offset, err);
+  if (offset)
     ropts->offset = v;
-  if (o->col && gq_parse_count(o->col, 1000000, &v, err, sizeof err) != 0)
-    return cli_error(EXIT_USAGE, "--col=%s: %s", o->col, err);
-  if (o->col)
+  if (col && !(*col >= '0' && *col <= '9'))
+    ropts->column_name = col;
+  else if (col && gq_parse_count(col, 1000000, &v, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--col=%s: %s", col, err);
+  else if (col)
     ropts->column = (int)v;
+  if (header && ropts->column_name && header == GQ_HEADER_NO)
+    return cli_error(EXIT_USAGE, "--col=%s names a column of the header line, and --no-header says there is none",
+                     col);
+  ropts->header = header;
   return EXIT_OK;
+}
+
+int vec_reader_options(const vec_options *o, gq_reader_opts *ropts)
+{
+  return vec_reader_fields(o->format, o->dtype, o->offset, o->col, o->header, ropts);
+}
+
+uint64_t vec_inexact_note(const gq_reader *r)
+{
+  const uint64_t k = gq_reader_inexact(r);
+  if (k)
+    cli_error(EXIT_OK, "note: %s: %llu %s value%s beyond 2^53 rounded to the nearest double (a double holds 53 "
+                       "bits exactly)",
+              gq_reader_name(r), (unsigned long long)k, gq_dtype_name(gq_reader_stored_dtype(r)), k == 1 ? "" : "s");
+  return k;
 }
 
 int vec_gen_options(const vec_options *o, gq_gen_kind *gen, uint64_t *n, uint64_t *seed)
 {
   char err[256];
+  gq_dtype t = GQ_DTYPE_F64;
+  if (o->dtype && gq_dtype_from_name(o->dtype, &t) == GQ_SUCCESS && t != GQ_DTYPE_F64 && t != GQ_DTYPE_F32)
+    return cli_error(EXIT_USAGE, "--dtype=%s: --gen makes f64 or f32 data", o->dtype);
   if (strcmp(o->gen, "uniform") == 0) *gen = GQ_GEN_UNIFORM;
   else if (strcmp(o->gen, "normal") == 0) *gen = GQ_GEN_NORMAL;
   else if (strcmp(o->gen, "linspace") == 0) *gen = GQ_GEN_LINSPACE;
@@ -256,9 +286,11 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
     gq_reader_close(r[1]);
     return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
   }
-  static const char *const formats[] = {"auto", "npy", "raw", "text"};
-  run->format = formats[gq_reader_format(r[0])];
+  run->format = gq_format_name(gq_reader_format(r[0]));
   run->dtype = gq_reader_dtype(r[0]) == GQ_DTYPE_F32 && (!r[1] || gq_reader_dtype(r[1]) == GQ_DTYPE_F32) ? "f32" : "f64";
+  for (int i = 0; i < run->inputs; i++)
+    if (gq_reader_stored_dtype(r[i]) != gq_reader_dtype(r[i]))
+      run->stored = gq_dtype_name(gq_reader_stored_dtype(r[i]));
   const double t0 = cli_wall_ms();
   /* With --check the reference is fed each chunk as it is read: one pass,
    * so standard input, a FIFO or a process substitution work too. */
@@ -272,6 +304,8 @@ static int run_files(gq_context *ctx, vec_kind kind, const gq_reader_opts *ropts
   status = combine_ranks(kind, acc, run->exact, status);
   if (cli_mpi_ranks() == 1)
     run->n = run->stream.elements;
+  for (int i = 0; i < run->inputs; i++) /* under mpirun: each rank of its share */
+    run->inexact += vec_inexact_note(r[i]);
   gq_reader_close(r[0]);
   gq_reader_close(r[1]);
   if (status != GQ_SUCCESS)
@@ -449,6 +483,10 @@ void vec_json_footer(json_writer *w, const vec_run *run, gq_context *ctx)
   json_string(w, "device", gq_context_device_name(ctx));
   if (cli_deterministic)
     json_bool(w, "deterministic", 1);
+  if (run->stored)
+    json_string(w, "stored_dtype", run->stored);
+  if (run->inexact)
+    json_uint(w, "inexact", run->inexact);
   json_number(w, "reduce_ms", run->reduce_ms);
   json_number(w, "gb_per_s", gbps(run));
   if (!run->generated) {

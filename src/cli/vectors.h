@@ -16,9 +16,10 @@ typedef enum { VEC_DOT, VEC_RMS, VEC_STATS } vec_kind;
 typedef struct {
   const char *format, *dtype, *offset, *col, *gen, *n, *seed, *nan, *device;
   int check, json, csv, quiet, help;
+  int header; /* gq_header: --header 1, --no-header -1, else 0 */
 } vec_options;
 
-#define VEC_OPTION_COUNT 17
+#define VEC_OPTION_COUNT 19
 /* Fill opts[0..VEC_OPTION_COUNT-1] with the shared options bound to o. */
 void vec_cli_options(vec_options *o, cli_option *opts);
 /* The shared options' --help lines; QUIET says what --quiet prints. */
@@ -27,6 +28,13 @@ void vec_usage_options(FILE *out, const char *quiet);
  * (--gen, --n, --seed) from their texts: EXIT_OK, or an exit status after a
  * one-line message. */
 int vec_reader_options(const vec_options *o, gq_reader_opts *ropts);
+/* The same from the texts of any command's options (hist's, integrate's):
+ * --col=K by number, or by a header's name when it starts with no digit. */
+int vec_reader_fields(const char *format, const char *dtype, const char *offset, const char *col, int header,
+                      gq_reader_opts *ropts);
+/* The note on stderr when int64/uint64 values of r rounded on widening to
+ * double; returns their count. */
+uint64_t vec_inexact_note(const gq_reader *r);
 int vec_gen_options(const vec_options *o, gq_gen_kind *gen, uint64_t *n, uint64_t *seed);
 
 typedef union {
@@ -42,7 +50,9 @@ typedef struct {
   const char *nan_text;
   int generated;
   const char *dtype;      /* "f64" or "f32": what was reduced             */
-  const char *format;     /* "npy", "raw", "text", or "generated"         */
+  const char *stored;     /* the files' dtype when widened (int32, ...), else NULL */
+  uint64_t inexact;       /* int64/uint64 values that rounded on widening */
+  const char *format;     /* "npy", "npz", "raw", "text", or "generated"  */
   uint64_t n;
   double reduce_ms;       /* wall time of the reduction (streaming: all)  */
   double t0;              /* the command's start (the wall time's)        */

@@ -52,7 +52,7 @@ static int read_one(gq_stream_src *s, gq_reader *r, void *buf, size_t cap, size_
   s->read_ms += gq_wall_ms() - t0;
   if (status != GQ_SUCCESS)
     return gq_fail(status, "%s", msg);
-  s->bytes += (double)*got * (double)gq_dtype_size(gq_reader_dtype(r));
+  s->bytes += (double)*got * (double)gq_dtype_size(gq_reader_stored_dtype(r)); /* as read, before widening */
   if (dst != buf) {
     const float *in = s->widen;
     double *out = buf;

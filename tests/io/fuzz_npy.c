@@ -7,8 +7,10 @@
  *   ./fuzz_npy -max_total_time=60 tests/io/corpus
  *
  * Input: byte 0 selects the reader and chunk size, bytes 1.. are the file.
- *   byte0 % 4: 0, 1 -> npy;  2 -> text (column byte0/4 % 4);  3 -> raw
- *   (f32 when byte0 & 4, offset byte0/8 % 16).  Chunk = 1 + byte0 % 7.
+ *   byte0 % 4: 0, 1 -> npy, except npz when byte0 % 4 == 1 and byte0 & 0x40
+ *   (the member "x" when byte0 & 0x80, else the only one);  2 -> text
+ *   (column byte0/4 % 4);  3 -> raw (f32 when byte0 & 4, offset byte0/8 % 16).
+ *   Chunk = 1 + byte0 % 7.
  * The corpus files are ordinary .npy/.txt files with one selector byte in
  * front (see tests/io/README).
  *
@@ -25,7 +27,8 @@
 struct npy_expect {
   int on;
   const unsigned char *data;  /* first data byte in the file */
-  size_t size;                /* element size */
+  gq_dtype stored;            /* widened to f64 unless f8 or f4 */
+  size_t size;                /* stored element size */
   int swap, fortran, ndim;
   uint64_t shape[GQ_NPY_MAX_DIMS];
 };
@@ -45,12 +48,15 @@ static void expect_init(struct npy_expect *e, const uint8_t *file, size_t len)
                           &e->fortran, e->shape, &e->ndim, GQ_NPY_MAX_DIMS, err, sizeof err) != 0)
     __builtin_trap();  /* the reader opened it */
   e->data = file + pre + hlen;
-  e->size = descr[2] == '8' ? 8 : 4;
+  if (gq_dtype_from_name(descr + 1, &e->stored) != GQ_SUCCESS)
+    __builtin_trap();  /* the reader took a dtype it has no name for */
+  e->size = gq_dtype_size(e->stored);
   e->swap = descr[0] == (gq_host_is_little_endian() ? '>' : '<');
   e->on = 1;
 }
 
-/* The bytes of C-order element c, as the reader must hand them out. */
+/* The bytes of C-order element c, as the reader must hand them out
+ * (widened to a double unless stored as f8 or f4). */
 static void expect_element(const struct npy_expect *e, uint64_t c, unsigned char *out)
 {
   uint64_t offset = 0, rest = c, stride = 1;
@@ -67,8 +73,13 @@ static void expect_element(const struct npy_expect *e, uint64_t c, unsigned char
   } else {
     offset = c;
   }
+  unsigned char raw[8];
   for (size_t b = 0; b < e->size; b++)
-    out[b] = e->data[offset * e->size + (e->swap ? e->size - 1 - b : b)];
+    raw[b] = e->data[offset * e->size + (e->swap ? e->size - 1 - b : b)];
+  if (gq_dtype_is_float(e->stored))
+    memcpy(out, raw, e->size);
+  else
+    gq_dtype_widen(e->stored, raw, out, 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (size < 1)
     return 0;
   uint8_t sel = data[0];
-  gq_reader_opts o = {GQ_FORMAT_NPY, GQ_DTYPE_NONE, 0, 0};
+  gq_reader_opts o = {.format = GQ_FORMAT_NPY, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   switch (sel % 4) {
   case 2:
     o.format = GQ_FORMAT_TEXT;
@@ -86,6 +97,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.format = GQ_FORMAT_RAW;
     o.raw_dtype = (sel & 4) ? GQ_DTYPE_F32 : GQ_DTYPE_F64;
     o.offset = (sel / 8) % 16;
+    break;
+  case 1:
+    if (sel & 0x40) {
+      o.format = GQ_FORMAT_NPZ;
+      o.member = (sel & 0x80) ? "x" : NULL;
+    }
     break;
   default:
     break;

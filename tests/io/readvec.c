@@ -84,7 +84,7 @@ static int write_vector(const char *how, size_t n, const char *path)
 
 int main(int argc, char **argv)
 {
-  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 0};
+  gq_reader_opts o = {.format = GQ_FORMAT_AUTO};
   size_t chunk = (size_t)8 << 20;
   int timing = 0;
   const char *path = NULL;

@@ -585,8 +585,8 @@ static void npy_bad(const char *desc, int major, int minor, const char *dict,
 
 static void test_npy_bad(void)
 {
-  const char *expect = "(expected <f8, <f4, >f8, >f4)";
-  static const char *dtypes[] = {"<i4", "<c16", "|O", "<U10", "|f8", "<f2", "|b1", "<f16", ""};
+  const char *expect = "(expected a float (f8 f4 f2), signed or unsigned integer";
+  static const char *dtypes[] = {"<c16", "|O", "<U10", "|f8", "|i4", "<i3", "<u16", "<f16", "<b2", ""};
   for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++) {
     char dict[200], desc[100], sub[100];
     snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (3,), }",
@@ -696,7 +696,7 @@ static void test_raw(void)
   expect_values(want, 5000, 0);
   check_good("raw f64 by extension .bin", "v.bin", &b, NULL, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
   check_good("raw f64 by extension .f64", "v.f64", &b, NULL, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
-  gq_reader_opts o = {GQ_FORMAT_RAW, GQ_DTYPE_NONE, 0, 0};
+  gq_reader_opts o = {.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   check_good("raw forced on a .txt name", "v.txt", &b, &o, GQ_DTYPE_F64, want, 5000, LEN_SIZED);
   o.offset = 16;
   check_good("raw offset 16 skips two elements", "v.raw", &b, &o, GQ_DTYPE_F64, want + 2, 4998, LEN_SIZED);
@@ -706,7 +706,7 @@ static void test_raw(void)
   b = (struct bytes){0};
   put_str(&b, "0123456789abcdef");
   put_values(&b, 300, 0, 0);
-  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 16, 0};
+  o = (gq_reader_opts){.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 16, .column = 0};
   expect_values(want, 300, 0);
   check_good("raw --offset=16 past a header", "h.raw", &b, &o, GQ_DTYPE_F64, want, 300, LEN_SIZED);
   o.offset = b.n;
@@ -719,9 +719,9 @@ static void test_raw(void)
   put_values(&b, 777, 1, 0);
   expect_values(want, 777, 1);
   check_good("raw f32 by extension .f32", "v.f32", &b, NULL, GQ_DTYPE_F32, want, 777, LEN_SIZED);
-  o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_F32, 0, 0};
+  o = (gq_reader_opts){.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_F32, .offset = 0, .column = 0};
   check_good("raw --dtype=f32", "v.dat", &b, &o, GQ_DTYPE_F32, want, 777, LEN_SIZED);
-  o = (gq_reader_opts){GQ_FORMAT_RAW, GQ_DTYPE_NONE, 0, 0};
+  o = (gq_reader_opts){.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   check_good("raw --format=raw on a .f32 name is f32", "v.f32", &b, &o, GQ_DTYPE_F32, want,
              777, LEN_SIZED);
   free(b.p);
@@ -756,7 +756,7 @@ static void text_bad(const char *desc, const char *name, const char *text, int c
 {
   struct bytes b = {0};
   put_str(&b, text);
-  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, column};
+  gq_reader_opts o = {.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = column};
   check_bad(desc, name, &b, &o, status, substr, ALL_MODES);
   free(b.p);
 }
@@ -766,7 +766,7 @@ static void text_good(const char *desc, const char *name, const char *text, int 
 {
   struct bytes b = {0};
   put_str(&b, text);
-  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, column};
+  gq_reader_opts o = {.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = column};
   check_good(desc, name, &b, &o, GQ_DTYPE_F64, want, n, LEN_NEVER);
   free(b.p);
 }
@@ -799,7 +799,7 @@ static void test_text(void)
   put_number(&b, value(500));
   put_str(&b, ",4");
   expect_values(want, 501, 0);
-  gq_reader_opts o = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 2};
+  gq_reader_opts o = {.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 2};
   check_good("csv --col=2 with comments, CRLF, blank lines, no final newline", "x.csv", &b,
              &o, GQ_DTYPE_F64, want, 501, LEN_NEVER);
   free(b.p);
@@ -808,7 +808,8 @@ static void test_text(void)
   text_good("text spellings: nan NaN inf -inf Infinity 1e999 hex", "s.txt",
             "  1.5\n-2\n\t+.25  \ninf\n-Infinity\nnan\nNaN\n1e999\n1e-300\n0x1p-3\n", 0, w1, 10);
   double w2[] = {3, 30, 300};
-  text_good("tsv --col=3", "t.tsv", "a\tb\t3\n1\t2\t30 # c\n\t1 \t 2\t300\n", 3, w2, 3);
+  text_good("tsv --col=3: blanks around a cell trimmed", "t.tsv", "a\tb\t3\n1\t2\t30 # c\n 1 \t 2\t300\r\n", 3,
+            w2, 3);
   text_good("whitespace table --col=3, comment-only lines", "t.dat",
             "# header\n1 2 3 4\n   # indented comment\n5  6 30\n7 8 300 9 10\n", 3, w2, 3);
   double w3[] = {-0.0, 0, 5};
@@ -822,8 +823,10 @@ static void test_text(void)
            "line 1: 2 columns, expected one number per line");
   text_bad("csv --col beyond the row", "x.csv", "1,2,3\n4,5,6\n7,8\n", 3, GQ_EFORMAT,
            "line 3: column 3 requested but the line has 2 columns");
-  text_bad("csv empty field", "x.csv", "1,2,3\n4,,6\n", 2, GQ_EFORMAT,
-           "line 2: column 2 is empty");
+  double w4[] = {2, NAN, NAN};
+  text_good("csv empty field is NaN, trailing comma too", "x.csv", "1,2,3\n4,,6\n7, ,\n", 2, w4, 3);
+  double w5[] = {6, NAN};
+  text_good("csv trailing comma: an empty last cell", "x.csv", "1,2,6\n4,5,\n", 3, w5, 2);
   text_bad("text empty file", "empty.txt", "", 0, GQ_EFORMAT, "empty.txt: no numbers");
   text_bad("text only comments and blanks", "c.txt", "# a\n\n   \n# b", 0, GQ_EFORMAT,
            "no numbers");
@@ -841,6 +844,218 @@ static void test_text(void)
   check_bad("text 3 MiB line then an error on line 4", "long.txt", &b, NULL, GQ_EFORMAT,
             "line 4: 'bad' is not a number", ALL_MODES);
   free(b.p);
+}
+
+/* ---- integer, bool and float16 dtypes (widened to f64) ------------------ */
+
+/* n elements of `size` bytes from the little-endian values v (two's
+ * complement), in the byte order asked for. */
+static void put_ints(struct bytes *b, const uint64_t *v, size_t n, size_t size, int big)
+{
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < size; k++) {
+      const unsigned char c = (unsigned char)(v[i] >> (8 * (big ? size - 1 - k : k)));
+      put(b, &c, 1);
+    }
+}
+
+static void test_dtypes(void)
+{
+  static const struct {
+    const char *code;
+    size_t size;
+    uint64_t bits[4];
+    double want[4];
+  } kinds[] = {
+      {"i1", 1, {0x7f, 0x80, 0xff, 0x05}, {127, -128, -1, 5}},
+      {"u1", 1, {0x7f, 0x80, 0xff, 0x05}, {127, 128, 255, 5}},
+      {"b1", 1, {0x00, 0x01, 0x01, 0x00}, {0, 1, 1, 0}},
+      {"i2", 2, {0x7fff, 0x8000, 0xfffe, 0x0102}, {32767, -32768, -2, 258}},
+      {"u2", 2, {0x7fff, 0x8000, 0xfffe, 0x0102}, {32767, 32768, 65534, 258}},
+      {"i4", 4, {0x7fffffff, 0x80000000, 0xfffffffd, 0x01020304}, {2147483647, -2147483648.0, -3, 16909060}},
+      {"u4", 4, {0x7fffffff, 0x80000000, 0xfffffffd, 0x01020304}, {2147483647, 2147483648.0, 4294967293.0, 16909060}},
+      {"i8", 8, {(1ull << 53), 0x8000000000000000ull, 0xffffffffffffffffull, 12345},
+       {9007199254740992.0, -9223372036854775808.0, -1, 12345}},
+      {"u8", 8, {(1ull << 53), 0x8000000000000000ull, 0xffffffffffffffffull, 12345},
+       {9007199254740992.0, 9223372036854775808.0, 18446744073709551616.0, 12345}},
+      /* float16: 1, -2, 65504 (largest), 2^-24 (smallest subnormal) */
+      {"f2", 2, {0x3c00, 0xc000, 0x7bff, 0x0001}, {1, -2, 65504, 0x1p-24}},
+  };
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (int big = 0; big < 2; big++) {
+      const char order = kinds[k].size == 1 ? (big ? '<' : '|') : (big ? '>' : '<');
+      char dict[200], desc[100];
+      snprintf(dict, sizeof dict, "{'descr': '%c%s', 'fortran_order': False, 'shape': (4,), }", order,
+               kinds[k].code);
+      snprintf(desc, sizeof desc, "npy %c%s widened to f64 exactly", order, kinds[k].code);
+      struct bytes b = {0};
+      put_npy_header(&b, 1, 0, dict);
+      put_ints(&b, kinds[k].bits, 4, kinds[k].size, big);
+      check_good(desc, "d.npy", &b, NULL, GQ_DTYPE_F64, kinds[k].want, 4, LEN_ALWAYS);
+      free(b.p);
+    }
+
+  /* float16 Inf, NaN and signed zero; a Fortran-order int16 array */
+  const uint64_t special[4] = {0x7c00, 0xfc00, 0x7e00, 0x8000};
+  const double special_want[4] = {INFINITY, -INFINITY, NAN, -0.0};
+  struct bytes b = {0};
+  put_npy_header(&b, 1, 0, "{'descr': '<f2', 'fortran_order': False, 'shape': (4,), }");
+  put_ints(&b, special, 4, 2, 0);
+  check_good("npy <f2 inf, -inf, nan, -0", "h.npy", &b, NULL, GQ_DTYPE_F64, special_want, 4, LEN_ALWAYS);
+  free(b.p);
+  const uint64_t fortran[6] = {1, 4, 2, 5, 3, 6};  /* [[1,2,3],[4,5,6]] stored column by column */
+  const double c_order[6] = {1, 2, 3, 4, 5, 6};
+  b = (struct bytes){0};
+  put_npy_header(&b, 1, 0, "{'descr': '>i2', 'fortran_order': True, 'shape': (2, 3), }");
+  put_ints(&b, fortran, 6, 2, 1);
+  check_good("npy >i2 Fortran order handed out in C order", "f.npy", &b, NULL, GQ_DTYPE_F64, c_order, 6,
+             LEN_ALWAYS);
+  free(b.p);
+
+  /* raw: native order; int64 beyond 2^53 rounded to nearest and counted */
+  const uint64_t raw_bits[4] = {(1ull << 53) + 1, 3, (1ull << 62) + 1, 0xffffffffffffffffull};
+  const double raw_want[4] = {9007199254740992.0, 3, 4611686018427387904.0, -1};
+  b = (struct bytes){0};
+  put_ints(&b, raw_bits, 4, 8, !gq_host_is_little_endian());
+  gq_reader_opts o = {.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_I64};
+  check_good("raw int64, values beyond 2^53 rounded to nearest", "r.bin", &b, &o, GQ_DTYPE_F64, raw_want, 4,
+             LEN_SIZED);
+  gq_reader *r = NULL;
+  char msg[512];
+  double out[4];
+  size_t got = 0;
+  int st = gq_reader_open_mem(b.p, b.n, "r.bin", &o, &r, msg, sizeof msg);
+  if (st == GQ_SUCCESS)
+    st = gq_reader_read(r, out, 4, &got, msg, sizeof msg);
+  tap_ok(st == GQ_SUCCESS && got == 4 && gq_reader_inexact(r) == 2 && gq_reader_stored_dtype(r) == GQ_DTYPE_I64 &&
+             gq_reader_dtype(r) == GQ_DTYPE_F64,
+         "int64: 2 of 4 values inexact in double (2^53 + 1, 2^62 + 1), counted (%llu)",
+         r ? (unsigned long long)gq_reader_inexact(r) : 0ull);
+  gq_reader_close(r);
+  free(b.p);
+
+  b = (struct bytes){0};
+  put_str(&b, "\x01\x02\x03");
+  o = (gq_reader_opts){.format = GQ_FORMAT_RAW, .raw_dtype = GQ_DTYPE_I16};
+  check_bad("raw int16 of an odd byte count", "odd.bin", &b, &o, GQ_EFORMAT,
+            "3 data bytes are not a whole number of int16 elements (1 bytes left over)", FILE_MEM);
+  o = (gq_reader_opts){.raw_dtype = GQ_DTYPE_U8};
+  const double u8_want[3] = {1, 2, 3};
+  check_good("a dtype makes input without an extension raw (pipes too)", "noext", &b, &o, GQ_DTYPE_F64, u8_want,
+             3, LEN_SIZED);
+  o = (gq_reader_opts){.raw_dtype = (gq_dtype)99};
+  check_bad("unknown dtype value", "noext", &b, &o, GQ_EINVAL, "unknown dtype 99", ALL_MODES);
+  free(b.p);
+
+  gq_dtype t = GQ_DTYPE_NONE;
+  int names_ok = gq_dtype_from_name("int32", &t) == GQ_SUCCESS && t == GQ_DTYPE_I32 &&
+                 gq_dtype_from_name("i8", &t) == GQ_SUCCESS && t == GQ_DTYPE_I64 &&
+                 gq_dtype_from_name("float16", &t) == GQ_SUCCESS && t == GQ_DTYPE_F16 &&
+                 gq_dtype_from_name("b1", &t) == GQ_SUCCESS && t == GQ_DTYPE_BOOL &&
+                 strcmp(gq_dtype_name(GQ_DTYPE_U16), "uint16") == 0 &&
+                 gq_dtype_from_name("int", &t) == GQ_EINVAL && strstr(gq_last_error(), "unknown dtype 'int'");
+  tap_ok(names_ok, "dtype names: numpy's names and codes (i8 is int64), unknown refused");
+  tap_ok(gq_dtype_from_name(NULL, &t) == GQ_EINVAL && gq_dtype_from_name("f8", NULL) == GQ_EINVAL &&
+             gq_reader_stored_dtype(NULL) == GQ_DTYPE_NONE && gq_reader_inexact(NULL) == 0 &&
+             strcmp(gq_dtype_name((gq_dtype)99), "") == 0 && strcmp(gq_format_name(GQ_FORMAT_NPZ), "npz") == 0 &&
+             strcmp(gq_format_name((gq_format)-1), "") == 0,
+         "NULL and out-of-range arguments: EINVAL or the neutral value");
+}
+
+/* ---- tables: header lines, names, NA cells, quotes, BOM ---------------- */
+
+static void table_good(const char *desc, const char *name, const char *text, const gq_reader_opts *o,
+                       const double *want, size_t n)
+{
+  struct bytes b = {0};
+  put_str(&b, text);
+  check_good(desc, name, &b, o, GQ_DTYPE_F64, want, n, LEN_NEVER);
+  free(b.p);
+}
+
+static void table_bad(const char *desc, const char *name, const char *text, const gq_reader_opts *o, int status,
+                      const char *substr)
+{
+  struct bytes b = {0};
+  put_str(&b, text);
+  check_bad(desc, name, &b, o, status, substr, ALL_MODES);
+  free(b.p);
+}
+
+static void test_tables(void)
+{
+  const char *csv = "\xef\xbb\xbf# exported\r\ntime,\"pressure, kPa\",temp,flag\r\n0,1.5,NA,x\r\n1,\"2,5\",,y\r\n"
+                    "2,\"3.5\",null,z\r\n3,-4,N/A,w\r\n";
+  gq_reader_opts o = {.column_name = "pressure, kPa"};
+  table_bad("csv: a quoted cell keeps its comma (\"2,5\" is one cell, no number)", "t.csv", csv, &o, GQ_EFORMAT,
+            "line 4: '2,5' is not a number");
+  const char *csv2 = "\xef\xbb\xbf# exported\r\ntime,\"pressure, kPa\",temp,flag\r\n0,1.5,NA,x\r\n1,\"\",,y\r\n"
+                     "2,\"3.5\",null,z\r\n3,-4,N/A,w\r\n";
+  const double pressure[] = {1.5, NAN, 3.5, -4};
+  table_good("csv: BOM, comment, header with a quoted name, column by name, CRLF", "t.csv", csv2, &o, pressure, 4);
+  o = (gq_reader_opts){.column_name = "temp"};
+  const double temp[] = {NAN, NAN, NAN, NAN};
+  table_good("csv: NA, empty, null, N/A cells are NaN", "t.csv", csv2, &o, temp, 4);
+  o = (gq_reader_opts){.column = 1};
+  const double time[] = {0, 1, 2, 3};
+  table_good("csv: header detected, column by number", "t.csv", csv2, &o, time, 4);
+  o = (gq_reader_opts){.column_name = "pressure"};
+  table_bad("csv: unknown column name lists the names", "t.csv", csv2, &o, GQ_EINVAL,
+            "no column 'pressure' (the header names 'time', 'pressure, kPa', 'temp', 'flag')");
+  o = (gq_reader_opts){.column_name = "a"};
+  table_bad("csv: a name twice is refused", "t.csv", "a,b,a\n1,2,3\n", &o, GQ_EINVAL,
+            "column 'a' is named twice in the header (columns 1 and 3)");
+  o = (gq_reader_opts){.column_name = "1"};
+  table_bad("csv: a name that a data row holds twice is still no header", "t.csv", "1,1\n3,4\n", &o, GQ_EINVAL,
+            "column '1' needs a header line, and line 1 holds data");
+  o = (gq_reader_opts){.column_name = "a"};
+  table_bad("csv: a name without a header line", "t.csv", "1,2\n3,4\n", &o, GQ_EINVAL,
+            "column 'a' needs a header line, and line 1 holds data");
+  table_bad("csv: a name in a file of comments", "t.csv", "# nothing\n", &o, GQ_EINVAL,
+            "column 'a' needs a header line, and there is none");
+  o = (gq_reader_opts){.column_name = "b"};
+  const double savetxt_b[] = {2, 4};
+  table_good("names from a commented first line, as numpy.savetxt(header=) writes them", "t.csv",
+             "# a,b\n1,2\n3,4\n", &o, savetxt_b, 2);
+  o = (gq_reader_opts){.column_name = "z"};
+  table_bad("... a name it lacks: no header", "t.csv", "# a,b\n1,2\n", &o, GQ_EINVAL,
+            "column 'z' needs a header line, and line 2 holds data");
+  table_bad("... a comment on a later line names nothing", "t.csv", "1,2\n# z\n3,4\n", &o, GQ_EINVAL,
+            "column 'z' needs a header line, and line 1 holds data");
+  o = (gq_reader_opts){.column = 2, .header = GQ_HEADER_NO};
+  table_bad("--no-header: the names are data", "t.csv", "x,y\n1,2\n", &o, GQ_EFORMAT, "line 1: 'y' is not a number");
+  o = (gq_reader_opts){.column = 2, .header = GQ_HEADER_YES};
+  const double y[] = {2, 4};
+  table_good("--header: a numeric first row is a header", "t.csv", "10,20\n1,2\n3,4\n", &o, y, 2);
+  o = (gq_reader_opts){.column = 2};
+  const double y3[] = {20, 2, 4};
+  table_good("auto: a numeric first row is data", "t.csv", "10,20\n1,2\n3,4\n", &o, y3, 3);
+  const double na_first[] = {NAN, 2};
+  table_good("auto: a first row of NA cells is data", "t.csv", "NA,NA\n1,2\n", &o, na_first, 2);
+  o = (gq_reader_opts){0};
+  const double one_col[] = {1.5, NAN, 2.5};
+  table_good("one column with a header, NA inside", "v.csv", "value\n1.5\nNA\n\"2.5\"\n", &o, one_col, 3);
+  table_bad("a quote left open", "v.csv", "value\n\"1.5\n", &o, GQ_EFORMAT, "line 2: a quote is not closed");
+  table_bad("header only: no numbers", "v.csv", "value\n", &o, GQ_EFORMAT, "no numbers");
+  o = (gq_reader_opts){.column_name = "b"};
+  const double tsv_b[] = {NAN, 5, NAN};
+  table_good("tsv: each tab separates (empty cells are NaN)", "t.tsv", "a\tb\tc\n1\t\t3\n4\t5\t6\n\t\t\n", &o,
+             tsv_b, 3);
+  const double seven[] = {7};
+  o = (gq_reader_opts){.column_name = "say \"\"hi\"\""};
+  table_good("a quoted name matches as written (\"\" kept)", "q.csv", "\"say \"\"hi\"\"\"\n7\n", &o, seven, 1);
+  o = (gq_reader_opts){.column_name = "x", .column = 1};
+  table_bad("a column by number and by name", "t.csv", "x\n1\n", &o, GQ_EINVAL, "by number or by name, not both");
+  struct bytes npy = {0};
+  put_npy_header(&npy, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }");
+  put_values(&npy, 1, 0, 0);
+  o = (gq_reader_opts){.header = GQ_HEADER_YES};
+  check_bad("a header on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
+            "a header applies to text input only, this is npy", ALL_MODES);
+  o = (gq_reader_opts){.member = "a"};
+  check_bad("a member on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
+            "a member ('a') applies to npz input only, this is npy", ALL_MODES);
+  free(npy.p);
 }
 
 /* The fast path must agree bit for bit with strtod. */
@@ -926,17 +1141,17 @@ static void test_sniff_and_options(void)
   check_good("sniff: npy content without an extension", "data", &npy, NULL, GQ_DTYPE_F32,
              want, 64, LEN_ALWAYS);
   check_good("sniff: npy content named .xyz", "data.xyz", &npy, NULL, GQ_DTYPE_F32, want, 64, LEN_ALWAYS);
-  gq_reader_opts o = {GQ_FORMAT_NPY, GQ_DTYPE_NONE, 0, 0};
+  gq_reader_opts o = {.format = GQ_FORMAT_NPY, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   check_good("--format=npy on a .txt name", "data.txt", &npy, &o, GQ_DTYPE_F32, want, 64, LEN_ALWAYS);
-  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 2};
+  o = (gq_reader_opts){.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 2};
   check_bad("column on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
             "a column applies to text input only", ALL_MODES);
-  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 8, 0};
+  o = (gq_reader_opts){.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 8, .column = 0};
   check_bad("offset on npy is an option error", "c.npy", &npy, &o, GQ_EINVAL,
             "apply to raw input only", ALL_MODES);
-  o = (gq_reader_opts){GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, -1};
+  o = (gq_reader_opts){.format = GQ_FORMAT_AUTO, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = -1};
   check_bad("negative column", "c.txt", &npy, &o, GQ_EINVAL, "columns count from 1", ALL_MODES);
-  o = (gq_reader_opts){(gq_format)9, GQ_DTYPE_NONE, 0, 0};
+  o = (gq_reader_opts){.format = (gq_format)9, .raw_dtype = GQ_DTYPE_NONE, .offset = 0, .column = 0};
   check_bad("unknown format value", "c.txt", &npy, &o, GQ_EINVAL, "unknown format 9", ALL_MODES);
   free(npy.p);
 
@@ -1046,7 +1261,8 @@ static void remove_tmpdir(void)
       "v.f32", "v.dat", "p.bin", "e.bin", "x.txt", "x.csv", "s.txt", "t.tsv", "t.dat",
       "z.txt", "empty.txt", "c.txt", "j.txt", "p.txt", "long.txt", "l.txt", "data",
       "data.xyz", "data.txt", "c.npy", "numbers", "short", "N.TXT", "x", "sticky.txt",
-      "w.npy", "w32.npy", "w0.npy", "t.txt"};
+      "w.npy", "w32.npy", "w0.npy", "t.txt", "d.npy", "h.npy", "r.bin", "odd.bin", "noext", "t.csv",
+      "v.csv", "q.csv"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
     unlink(tmp_path(names[k]));
   if (rmdir(tmpdir) != 0)
@@ -1065,6 +1281,8 @@ int main(void)
   test_npy_fortran();
   test_raw();
   test_text();
+  test_dtypes();
+  test_tables();
   test_parse_double();
   test_locale();
   test_sniff_and_options();

@@ -21,6 +21,9 @@ struct gq_source {
   int sized;                  /* regular file or memory: remaining size known */
   uint64_t remaining;         /* bytes left when sized (counting peek) */
   uint64_t consumed;          /* bytes handed out so far */
+  uint64_t base;              /* fd: the file offset where the input starts */
+  struct gq_inflate *z;       /* an npz member being inflated (npz.c), or NULL */
+  char ztext[128];            /* why z failed, for the errno it returned */
 };
 
 #define GQ_ERRMSG_MAX 512
@@ -30,8 +33,10 @@ struct gq_reader {
   struct gq_source src;
   char *name;
   gq_format format;
-  gq_dtype dtype;
-  size_t elem_size;
+  gq_dtype dtype;             /* delivered: f64 or f32 */
+  gq_dtype stored;            /* in the input; widened to f64 unless dtype's */
+  size_t elem_size;           /* of the stored type */
+  uint64_t inexact;           /* int64/uint64 values rounded on widening */
   int swap;                   /* file byte order differs from the host's */
   int64_t length;             /* -1 if unknown */
   uint64_t delivered;         /* elements handed out (from 0, or a slice's first) */
@@ -40,6 +45,8 @@ struct gq_reader {
   char errmsg[GQ_ERRMSG_MAX];
   /* text */
   int column;
+  int header;                 /* gq_header; resolved at open */
+  int tabs;                   /* .tsv: each tab separates (no run of blanks) */
   char *tbuf;                 /* bytes [tpos, tend) are unparsed */
   size_t tcap, tpos, tend;
   int teof;
@@ -72,6 +79,23 @@ int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
 #endif
   ;
 
+/* The text for an error gq_source_read returned: the inflater's reason
+ * when it made one, else strerror. */
+void gq_source_errtext(const struct gq_source *s, int err, char *buf, size_t len);
+
+/* dtype.c: the stored type of a binary input widened to double.  n
+ * elements at src to dst (8 bytes each, no alignment needed); src may lie in
+ * dst's last n * size bytes.  Returns how many int64/uint64 values rounded. */
+uint64_t gq_dtype_widen(gq_dtype t, const void *src, void *dst, size_t n);
+int gq_dtype_is_float(gq_dtype t);  /* f64 or f32: delivered as stored */
+
+/* npz.c: open member `member` (NULL: the only one) of the zip archive in
+ * r->src and leave r->src on its bytes (inflated if deflated). */
+int gq_npz_open(gq_reader *r, const char *member, char *msg, size_t msglen);
+/* Reads of an inflated member (gq_source_read calls it when s->z is set). */
+int gq_inflate_read(struct gq_source *s, void *buf, size_t n, size_t *got);
+void gq_inflate_free(struct gq_inflate *z);
+
 /* npy.c */
 int gq_npy_open(gq_reader *r, char *msg, size_t msglen);
 /* Copies the next n elements of a held Fortran-order array, in C order. */
@@ -82,7 +106,8 @@ int gq_npy_parse_header(const char *h, size_t len, char *descr, size_t descrlen,
                         char *err, size_t errlen);
 
 /* text.c */
-int gq_text_open(gq_reader *r, char *msg, size_t msglen);
+/* column_name: resolve it from the header line (opts.column_name), or NULL. */
+int gq_text_open(gq_reader *r, const char *column_name, char *msg, size_t msglen);
 int gq_text_read(gq_reader *r, double *out, size_t max, size_t *got,
                  char *msg, size_t msglen);
 /* One token [s, e) -> double; the byte at e must be writable (the parser

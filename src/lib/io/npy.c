@@ -300,9 +300,12 @@ void gq_npy_fortran_gather(gq_reader *r, void *out, size_t n)
     if (size == 8)
       for (size_t i = 0; i < run; i++)
         memcpy(dst + 8 * i, src + 8 * stride * i, 8);
-    else
+    else if (size == 4)
       for (size_t i = 0; i < run; i++)
         memcpy(dst + 4 * i, src + 4 * stride * i, 4);
+    else
+      for (size_t i = 0; i < run; i++)
+        memcpy(dst + size * i, src + size * stride * i, size);
     dst += run * size;
     n -= run;
     r->f_index[last] += run;
@@ -388,24 +391,30 @@ int gq_npy_open(gq_reader *r, char *msg, size_t msglen)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
                       "bad npy header: %s", perrbuf);
 
-  /* descr: byte order and type */
+  /* descr: byte order ('|': not applicable, one-byte types) and type code */
   int little = -1;
   if (descr[0] == '<')
     little = 1;
   else if (descr[0] == '>')
     little = 0;
-  else if (descr[0] == '=')
+  else if (descr[0] == '=' || descr[0] == '|')
     little = gq_host_is_little_endian();
-  if (little >= 0 && strcmp(descr + 1, "f8") == 0)
-    r->dtype = GQ_DTYPE_F64;
-  else if (little >= 0 && strcmp(descr + 1, "f4") == 0)
-    r->dtype = GQ_DTYPE_F32;
-  else
+  static const char *const codes[] = {"f8", "f4", "f2", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "b1"};
+  gq_dtype stored = GQ_DTYPE_NONE;
+  for (size_t k = 0; little >= 0 && k < sizeof codes / sizeof codes[0] && stored == GQ_DTYPE_NONE; k++)
+    if (strcmp(descr + 1, codes[k]) == 0)
+      gq_dtype_from_name(codes[k], &stored);
+  if (stored != GQ_DTYPE_NONE && descr[0] == '|' && gq_dtype_size(stored) != 1)
+    stored = GQ_DTYPE_NONE;  /* numpy writes '|' for one-byte types only */
+  if (stored == GQ_DTYPE_NONE)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
-                      "unsupported dtype '%s' (expected <f8, <f4, >f8, >f4)",
+                      "unsupported dtype '%s' (expected a float (f8 f4 f2), signed or unsigned integer "
+                      "(i1..i8, u1..u8) or bool (b1), in either byte order)",
                       descr);
-  r->elem_size = gq_dtype_size(r->dtype);
-  r->swap = little != gq_host_is_little_endian();
+  r->stored = stored;
+  r->dtype = gq_dtype_is_float(stored) ? stored : GQ_DTYPE_F64;
+  r->elem_size = gq_dtype_size(stored);
+  r->swap = r->elem_size > 1 && little != gq_host_is_little_endian();
 
   /* element count, overflow-checked so that bytes fit in int64 */
   uint64_t n = 1;

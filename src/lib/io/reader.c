@@ -57,11 +57,19 @@ int gq_io_fail(gq_reader *r, const char *name, char *msg, size_t msglen,
   return status;
 }
 
+void gq_source_errtext(const struct gq_source *s, int err, char *buf, size_t len)
+{
+  if (s && s->ztext[0])
+    snprintf(buf, len, "%s", s->ztext);
+  else
+    gq_io_errno_text(err, buf, len);
+}
+
 static int fail_errno(gq_reader *r, const char *name, char *msg, size_t msglen,
                       int err)
 {
   char text[256];
-  gq_io_errno_text(err, text, sizeof text);
+  gq_source_errtext(r ? &r->src : NULL, err, text, sizeof text);
   return gq_io_fail(r, name, msg, msglen, GQ_EIO, "%s", text);
 }
 
@@ -69,6 +77,8 @@ static int fail_errno(gq_reader *r, const char *name, char *msg, size_t msglen,
 
 int gq_source_read(struct gq_source *s, void *buf, size_t n, size_t *got)
 {
+  if (s->z)
+    return gq_inflate_read(s, buf, n, got);
   unsigned char *out = buf;
   size_t done = 0;
   if (s->peek_pos < s->peek_len && n > 0) {
@@ -121,7 +131,7 @@ static int source_skip(struct gq_source *s, uint64_t n, uint64_t *skipped)
     s->peek_pos++;
     done++;
   }
-  if (s->sized) {
+  if (s->sized && !s->z) {  /* an inflated member cannot seek */
     uint64_t left = s->remaining - done;  /* remaining still counts peek */
     uint64_t k = n - done < left ? n - done : left;
     if (s->fd < 0) {
@@ -153,21 +163,28 @@ static int source_skip(struct gq_source *s, uint64_t n, uint64_t *skipped)
 
 /* ---- opening ----------------------------------------------------------- */
 
-size_t gq_dtype_size(gq_dtype t)
+const char *gq_format_name(gq_format f)
 {
-  return t == GQ_DTYPE_F64 ? 8 : t == GQ_DTYPE_F32 ? 4 : 0;
+  static const char *const names[] = {"auto", "npy", "raw", "text", "npz"};
+  return f >= GQ_FORMAT_AUTO && f <= GQ_FORMAT_NPZ ? names[f] : "";
+}
+
+/* The n bytes at s are `want` (lower case), in any case. */
+static int ext_is_n(const char *s, const char *want, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z')
+      c = (char)(c - 'A' + 'a');
+    if (c != want[i])
+      return 0;
+  }
+  return 1;
 }
 
 static int ext_is(const char *ext, const char *want)
 {
-  for (; *ext && *want; ext++, want++) {
-    char c = *ext;
-    if (c >= 'A' && c <= 'Z')
-      c = (char)(c - 'A' + 'a');
-    if (c != *want)
-      return 0;
-  }
-  return *ext == '\0' && *want == '\0';
+  return strlen(ext) == strlen(want) && ext_is_n(ext, want, strlen(want));
 }
 
 /* Format implied by the name's extension, or AUTO; *f32 set for ".f32". */
@@ -182,6 +199,8 @@ static gq_format format_from_name(const char *name, int *f32)
   const char *ext = dot + 1;
   if (ext_is(ext, "npy"))
     return GQ_FORMAT_NPY;
+  if (ext_is(ext, "npz"))
+    return GQ_FORMAT_NPZ;
   if (ext_is(ext, "txt") || ext_is(ext, "csv") || ext_is(ext, "dat") ||
       ext_is(ext, "tsv"))
     return GQ_FORMAT_TEXT;
@@ -209,9 +228,11 @@ static int sniff(gq_reader *r, char *msg, size_t msglen)
   s->consumed -= got;
   if (s->sized)
     s->remaining += got;
-  r->format = got == sizeof npy_magic && memcmp(s->peek, npy_magic, got) == 0
-                  ? GQ_FORMAT_NPY
-                  : GQ_FORMAT_TEXT;
+  /* a zip's first record is a file ("PK\3\4") or, empty, its end ("PK\5\6") */
+  r->format = got == sizeof npy_magic && memcmp(s->peek, npy_magic, got) == 0 ? GQ_FORMAT_NPY
+              : got >= 4 && memcmp(s->peek, "PK\3\4", 4) == 0            ? GQ_FORMAT_NPZ
+              : got >= 4 && memcmp(s->peek, "PK\5\6", 4) == 0            ? GQ_FORMAT_NPZ
+                                                                          : GQ_FORMAT_TEXT;
   return GQ_SUCCESS;
 }
 
@@ -219,7 +240,8 @@ static int raw_open(gq_reader *r, gq_dtype dtype, uint64_t offset, char *msg,
                     size_t msglen)
 {
   struct gq_source *s = &r->src;
-  r->dtype = dtype;
+  r->stored = dtype;
+  r->dtype = gq_dtype_is_float(dtype) ? dtype : GQ_DTYPE_F64;
   r->elem_size = gq_dtype_size(dtype);
   r->swap = 0;
   if (s->sized) {
@@ -233,7 +255,7 @@ static int raw_open(gq_reader *r, gq_dtype dtype, uint64_t offset, char *msg,
       return gq_io_fail(r, r->name, msg, msglen, GQ_EFORMAT,
                         "%llu data bytes are not a whole number of %s "
                         "elements (%llu bytes left over)",
-                        (unsigned long long)data, dtype == GQ_DTYPE_F64 ? "f64" : "f32",
+                        (unsigned long long)data, gq_dtype_name(dtype),
                         (unsigned long long)(data % r->elem_size));
     r->length = (int64_t)(data / r->elem_size);
   } else {
@@ -250,46 +272,71 @@ static int raw_open(gq_reader *r, gq_dtype dtype, uint64_t offset, char *msg,
   return GQ_SUCCESS;
 }
 
-/* Takes ownership of nothing but r; r->src and r->name already set. */
-static int open_common(gq_reader *r, const gq_reader_opts *opts, char *msg,
+/* Takes ownership of nothing but r; r->src and r->name already set.
+ * member: an npz member named in the path, or NULL. */
+static int open_common(gq_reader *r, const gq_reader_opts *opts, const char *member, char *msg,
                        size_t msglen)
 {
-  static const gq_reader_opts defaults = {GQ_FORMAT_AUTO, GQ_DTYPE_NONE, 0, 0};
+  static const gq_reader_opts defaults = {.format = GQ_FORMAT_AUTO};
   const gq_reader_opts *o = opts ? opts : &defaults;
-  if (o->format < GQ_FORMAT_AUTO || o->format > GQ_FORMAT_TEXT)
+  if (o->format < GQ_FORMAT_AUTO || o->format > GQ_FORMAT_NPZ)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "unknown format %d",
                       (int)o->format);
-  if (o->raw_dtype < GQ_DTYPE_NONE || o->raw_dtype > GQ_DTYPE_F32)
+  if (o->raw_dtype != GQ_DTYPE_NONE && gq_dtype_size(o->raw_dtype) == 0)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "unknown dtype %d",
                       (int)o->raw_dtype);
   if (o->column < 0)
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
                       "column %d: columns count from 1", o->column);
+  if (o->header < GQ_HEADER_NO || o->header > GQ_HEADER_YES)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "unknown header mode %d", o->header);
+  if (o->column_name && o->column)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "a column by number or by name, not both");
+  if (o->column_name && o->header == GQ_HEADER_NO)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
+                      "column '%s' is named by a header line, and the header is turned off", o->column_name);
+  if (member && o->member)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL, "an npz member in the path and in the options");
+  const int member_in_path = member != NULL;  /* "A.npz:NAME": A's extension counts */
+  if (o->member)
+    member = o->member;
 
   int name_f32 = 0;
   const int is_stdin = strcmp(r->name, "<stdin>") == 0;
-  gq_format by_name = is_stdin ? GQ_FORMAT_AUTO : format_from_name(r->name, &name_f32);
+  gq_format by_name = is_stdin         ? GQ_FORMAT_AUTO
+                      : member_in_path ? GQ_FORMAT_NPZ
+                                       : format_from_name(r->name, &name_f32);
   gq_format f = o->format == GQ_FORMAT_AUTO ? by_name : o->format;
   if (f == GQ_FORMAT_AUTO) {
     int st = sniff(r, msg, msglen);
     if (st)
       return st;
     f = r->format;
+    /* a dtype says the bytes are numbers, not text: raw on a pipe works so */
+    if (f == GQ_FORMAT_TEXT && o->raw_dtype != GQ_DTYPE_NONE)
+      f = GQ_FORMAT_RAW;
   }
   r->format = f;
 
   if (f != GQ_FORMAT_RAW && (o->offset != 0 || o->raw_dtype != GQ_DTYPE_NONE))
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
-                      "offset and dtype apply to raw input only, this is %s",
-                      f == GQ_FORMAT_NPY ? "npy" : "text");
-  if (f != GQ_FORMAT_TEXT && o->column != 0)
+                      "offset and dtype apply to raw input only, this is %s", gq_format_name(f));
+  if (f != GQ_FORMAT_TEXT && (o->column != 0 || o->column_name || o->header != GQ_HEADER_AUTO))
     return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
-                      "a column applies to text input only, this is %s",
-                      f == GQ_FORMAT_NPY ? "npy" : "raw");
+                      "a %s applies to text input only, this is %s",
+                      o->header != GQ_HEADER_AUTO && !o->column && !o->column_name ? "header" : "column",
+                      gq_format_name(f));
+  if (f != GQ_FORMAT_NPZ && member)
+    return gq_io_fail(r, r->name, msg, msglen, GQ_EINVAL,
+                      "a member ('%s') applies to npz input only, this is %s", member, gq_format_name(f));
 
   switch (f) {
   case GQ_FORMAT_NPY:
     return gq_npy_open(r, msg, msglen);
+  case GQ_FORMAT_NPZ: {
+    const int st = gq_npz_open(r, member, msg, msglen);
+    return st ? st : gq_npy_open(r, msg, msglen);
+  }
   case GQ_FORMAT_RAW: {
     gq_dtype t = o->raw_dtype != GQ_DTYPE_NONE ? o->raw_dtype
                  : name_f32                    ? GQ_DTYPE_F32
@@ -298,7 +345,8 @@ static int open_common(gq_reader *r, const gq_reader_opts *opts, char *msg,
   }
   default:
     r->column = o->column;
-    return gq_text_open(r, msg, msglen);
+    r->header = o->header;
+    return gq_text_open(r, o->column_name, msg, msglen);
   }
 }
 
@@ -321,10 +369,10 @@ static gq_reader *reader_new(const char *name)
   return r;
 }
 
-static int finish_open(gq_reader *r, const gq_reader_opts *opts,
+static int finish_open(gq_reader *r, const gq_reader_opts *opts, const char *member,
                        gq_reader **out, char *msg, size_t msglen)
 {
-  int st = open_common(r, opts, msg, msglen);
+  int st = open_common(r, opts, member, msg, msglen);
   if (st) {
     gq_reader_close(r);
     return st;
@@ -342,6 +390,7 @@ static void source_init_fd(struct gq_source *s, int fd)
     off_t cur = lseek(fd, 0, SEEK_CUR);
     if (cur >= 0 && cur <= sb.st_size) {
       s->sized = 1;
+      s->base = (uint64_t)cur;
       s->remaining = (uint64_t)(sb.st_size - cur);
 #if defined(POSIX_FADV_SEQUENTIAL)
       posix_fadvise(fd, cur, 0, POSIX_FADV_SEQUENTIAL);
@@ -364,7 +413,28 @@ int gq_reader_open_fd(int fd, const char *name, const gq_reader_opts *opts,
   if (!r)
     return gq_io_fail(NULL, name, msg, msglen, GQ_ENOMEM, "out of memory");
   source_init_fd(&r->src, fd);
-  return finish_open(r, opts, out, msg, msglen);
+  return finish_open(r, opts, NULL, out, msg, msglen);
+}
+
+/* "ARCHIVE.npz:NAME" where no file has that whole name: the archive's
+ * path (a copy, in *archive) and the member's name, else NULL. */
+static const char *npz_member_in_path(const char *path, char **archive)
+{
+  *archive = NULL;
+  const char *colon = NULL;
+  for (const char *p = strchr(path, ':'); p; p = strchr(p + 1, ':'))
+    if (p - path >= 4 && ext_is_n(p - 4, ".npz", 4))
+      colon = p;
+  struct stat sb;
+  if (!colon || stat(path, &sb) == 0)
+    return NULL;
+  const size_t len = (size_t)(colon - path);
+  *archive = malloc(len + 1);
+  if (!*archive)
+    return NULL;
+  memcpy(*archive, path, len);
+  (*archive)[len] = '\0';
+  return colon + 1;
 }
 
 int gq_reader_open(const char *path, const gq_reader_opts *opts,
@@ -380,12 +450,16 @@ int gq_reader_open(const char *path, const gq_reader_opts *opts,
   gq_reader *r = reader_new(path);
   if (!r)
     return gq_io_fail(NULL, path, msg, msglen, GQ_ENOMEM, "out of memory");
+  char *archive = NULL;
+  const char *member = npz_member_in_path(path, &archive);
   int fd;
   do
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open(archive ? archive : path, O_RDONLY | O_CLOEXEC);
   while (fd < 0 && errno == EINTR);
+  const int open_errno = errno;
+  free(archive);
   if (fd < 0) {
-    int st = fail_errno(NULL, path, msg, msglen, errno);
+    int st = fail_errno(NULL, path, msg, msglen, open_errno);
     gq_reader_close(r);
     return st;
   }
@@ -397,7 +471,7 @@ int gq_reader_open(const char *path, const gq_reader_opts *opts,
   }
   r->src.own_fd = 1;
   source_init_fd(&r->src, fd);
-  return finish_open(r, opts, out, msg, msglen);
+  return finish_open(r, opts, member, out, msg, msglen);
 }
 
 int gq_reader_open_mem(const void *data, size_t size, const char *name,
@@ -419,7 +493,7 @@ int gq_reader_open_mem(const void *data, size_t size, const char *name,
   r->src.mem_size = size;
   r->src.sized = 1;
   r->src.remaining = size;
-  return finish_open(r, opts, out, msg, msglen);
+  return finish_open(r, opts, NULL, out, msg, msglen);
 }
 
 void gq_reader_close(gq_reader *r)
@@ -430,6 +504,7 @@ void gq_reader_close(gq_reader *r)
     close(r->src.fd);
   if (r->c_locale != (locale_t)0)
     freelocale(r->c_locale);
+  gq_inflate_free(r->src.z);
   free(r->tbuf);
   free(r->fortran_data);
   free(r->name);
@@ -448,6 +523,14 @@ int64_t gq_reader_length(const gq_reader *r)
 {
   return r ? r->length : (gq_null_arg(__func__, "r"), -1);
 }
+gq_dtype gq_reader_stored_dtype(const gq_reader *r)
+{
+  return r ? r->stored : (gq_null_arg(__func__, "r"), GQ_DTYPE_NONE);
+}
+uint64_t gq_reader_inexact(const gq_reader *r)
+{
+  return r ? r->inexact : (gq_null_arg(__func__, "r"), 0);
+}
 const char *gq_reader_name(const gq_reader *r)
 {
   return r ? r->name : (gq_null_arg(__func__, "r"), "");
@@ -460,7 +543,13 @@ const char *gq_reader_name(const gq_reader *r)
 static void swap_bytes(void *buf, size_t n, size_t elem_size)
 {
   unsigned char *p = buf;
-  if (elem_size == 8) {
+  if (elem_size == 2) {
+    for (size_t i = 0; i < n; i++, p += 2) {
+      const unsigned char t = p[0];
+      p[0] = p[1];
+      p[1] = t;
+    }
+  } else if (elem_size == 8) {
     for (size_t i = 0; i < n; i++, p += 8) {
       uint64_t x;
       memcpy(&x, p, 8);
@@ -469,7 +558,7 @@ static void swap_bytes(void *buf, size_t n, size_t elem_size)
       x = ((x & 0x00FF00FF00FF00FFull) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFull);
       memcpy(p, &x, 8);
     }
-  } else {
+  } else if (elem_size == 4) {
     for (size_t i = 0; i < n; i++, p += 4) {
       uint32_t x;
       memcpy(&x, p, 4);
@@ -484,9 +573,11 @@ static int binary_read(gq_reader *r, void *buf, size_t max, size_t *got,
                        char *msg, size_t msglen)
 {
   size_t want = max;
-  if (want > SIZE_MAX / r->elem_size)
-    want = SIZE_MAX / r->elem_size;
-  if (r->format == GQ_FORMAT_NPY) {
+  const size_t out_size = gq_dtype_size(r->dtype);
+  if (want > SIZE_MAX / out_size)
+    want = SIZE_MAX / out_size;
+  const int npy = r->format == GQ_FORMAT_NPY || r->format == GQ_FORMAT_NPZ;
+  if (npy) {
     uint64_t left = (uint64_t)r->length - r->delivered;
     if (want > left)
       want = (size_t)left;
@@ -495,25 +586,30 @@ static int binary_read(gq_reader *r, void *buf, size_t max, size_t *got,
     want = (size_t)(r->end - r->delivered);
   if (want == 0)
     return GQ_SUCCESS;
-  if (r->fortran_data) {  /* held whole and checked at open */
-    gq_npy_fortran_gather(r, buf, want);
-    if (r->swap)
-      swap_bytes(buf, want, r->elem_size);
-    *got = want;
-    r->delivered += want;
-    return GQ_SUCCESS;
-  }
+  /* a type to widen is read into the end of buf, so that widening it in
+   * place (gq_dtype_widen) stores each double over bytes already read */
+  const int widen = r->stored != r->dtype;
+  unsigned char *in = (unsigned char *)buf + (widen ? want * (out_size - r->elem_size) : 0);
+  size_t whole;
+  int err = 0;
   size_t bytes = 0;
-  int err = gq_source_read(&r->src, buf, want * r->elem_size, &bytes);
-  size_t whole = bytes / r->elem_size;
+  if (r->fortran_data) {  /* held whole and checked at open */
+    gq_npy_fortran_gather(r, in, want);
+    whole = want;
+  } else {
+    err = gq_source_read(&r->src, in, want * r->elem_size, &bytes);
+    whole = bytes / r->elem_size;
+  }
   if (r->swap)
-    swap_bytes(buf, whole, r->elem_size);
+    swap_bytes(in, whole, r->elem_size);
+  if (widen)
+    r->inexact += gq_dtype_widen(r->stored, in, buf, whole);
   *got = whole;
   r->delivered += whole;
   if (err)
     return fail_errno(r, r->name, msg, msglen, err);
   if (whole < want) {
-    if (r->format == GQ_FORMAT_NPY)
+    if (npy)
       return gq_io_fail(r, r->name, msg, msglen, GQ_EIO,
                         "truncated: header says %lld elements, file has %llu",
                         (long long)r->length, (unsigned long long)r->delivered);
@@ -581,25 +677,18 @@ int gq_reader_read(gq_reader *r, void *buf, size_t max_elems, size_t *got,
   return binary_read(r, buf, max_elems, got, msg, msglen);
 }
 
-int gq_reader_read_all_f64(const char *path, const gq_reader_opts *opts,
-                           double **data, size_t *n, char *msg, size_t msglen)
+int gq_reader_read_rest_f64(gq_reader *r, double **data, size_t *n, char *msg, size_t msglen)
 {
-  if (!data || !n)
-    return gq_io_fail(NULL, path, msg, msglen, GQ_EINVAL, "no output pointers");
+  if (!data || !n || !r)
+    return gq_io_fail(NULL, r ? r->name : "?", msg, msglen, GQ_EINVAL, "no reader or output pointers");
   *data = NULL;
   *n = 0;
-  gq_reader *r;
-  int st = gq_reader_open(path, opts, &r, msg, msglen);
-  if (st)
-    return st;
+  int st = GQ_SUCCESS;
   size_t cap = 1 << 16;
   if (r->length >= 0) {
-    if ((uint64_t)r->length > SIZE_MAX / sizeof(double)) {
-      st = gq_io_fail(NULL, r->name, msg, msglen, GQ_ENOMEM,
-                      "%lld elements do not fit in memory", (long long)r->length);
-      gq_reader_close(r);
-      return st;
-    }
+    if ((uint64_t)r->length > SIZE_MAX / sizeof(double))
+      return gq_io_fail(NULL, r->name, msg, msglen, GQ_ENOMEM,
+                        "%lld elements do not fit in memory", (long long)r->length);
     cap = r->length > 0 ? (size_t)r->length : 1;
   }
   double *all = malloc(cap * sizeof *all);
@@ -647,6 +736,21 @@ int gq_reader_read_all_f64(const char *path, const gq_reader_opts *opts,
 out:
   free(all);
   free(f32);
+  return st;
+}
+
+int gq_reader_read_all_f64(const char *path, const gq_reader_opts *opts,
+                           double **data, size_t *n, char *msg, size_t msglen)
+{
+  if (!data || !n)
+    return gq_io_fail(NULL, path, msg, msglen, GQ_EINVAL, "no output pointers");
+  *data = NULL;
+  *n = 0;
+  gq_reader *r;
+  int st = gq_reader_open(path, opts, &r, msg, msglen);
+  if (st)
+    return st;
+  st = gq_reader_read_rest_f64(r, data, n, msg, msglen);
   gq_reader_close(r);
   return st;
 }

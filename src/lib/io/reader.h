@@ -8,7 +8,10 @@
  *
  * Formats
  *   npy   NumPy .npy, versions 1.0, 2.0, 3.0; dtypes <f8 <f4 >f8 >f4, and
- *         =f8 =f4 (native order of this machine, as numpy.load takes them).
+ *         =f8 =f4 (native order of this machine, as numpy.load takes them);
+ *         f2, i1..i8, u1..u8 and b1 in any order ('|' for one byte) are
+ *         widened to f64 on read (dtype.c).  An npz member (npz.c) is an npy
+ *         read through a source left on the member's bytes.
  *         Any shape, delivered flat in C order (numpy's ravel(), so that
  *         element i is the one numpy.load(f).flat[i] names and two files of
  *         either layout pair element by element as numpy.vdot pairs them).
@@ -21,8 +24,8 @@
  *         read.  Bytes after the last element are ignored (as numpy.load
  *         does).  Unknown header keys are ignored; fortran_order must be
  *         True or False.
- *   raw   headerless binary of f64 (default) or f32 in the machine's native
- *         (little-endian) order, after opts.offset bytes.  A trailing partial
+ *   raw   headerless binary of f64 (default), f32 or any opts.raw_dtype in
+ *         the machine's native (little-endian) order, after opts.offset bytes.  A trailing partial
  *         element is an error.  An empty file is an empty vector.
  *   text  one number per line, or column opts.column (1-based) of rows whose
  *         fields are separated by whitespace or by commas (whitespace around a
@@ -65,7 +68,7 @@ extern "C" {
 /* The most bytes of a Fortran-order npy array held to reorder it (1 GiB). */
 #define GQ_NPY_FORTRAN_MAX ((uint64_t)1 << 30)
 
-size_t      gq_dtype_size(gq_dtype t);             /* 8, 4, or 0 for NONE */
+size_t      gq_dtype_size(gq_dtype t);             /* 8, 4, 2 or 1; 0 for NONE */
 
 /* Fill buf with up to max_elems elements of gq_reader_dtype(r).
  * *got == max_elems unless the input ends; *got == 0 means end of input.
@@ -81,6 +84,10 @@ int gq_reader_read(gq_reader *r, void *buf, size_t max_elems, size_t *got,
  * so its checks are the whole's.  GQ_EUNSUP for text, pipes and Fortran
  * arrays held whole; GQ_EINVAL for a range beyond the length. */
 int gq_reader_slice(gq_reader *r, uint64_t first, uint64_t count, char *msg, size_t msglen);
+
+/* The rest of an open reader as a malloc'd double array (f32 widened); the
+ * reader stays open (for gq_reader_inexact).  As read_all_f64 below. */
+int gq_reader_read_rest_f64(gq_reader *r, double **data, size_t *n, char *msg, size_t msglen);
 
 /* Convenience: the whole input as a malloc'd double array (f32 widened).
  * *data is NULL on error; for an empty input it is a valid malloc(1) block. */
