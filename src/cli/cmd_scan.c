@@ -44,10 +44,15 @@ void usage_scan(FILE *out)
         "                       spaced) into FILE.png or FILE.svg (gnuplot)\n",
         out);
   fputs("Data (a path, or - for standard input):\n"
-        "  --format=F           npy, raw or text (default: by extension, else sniffed)\n"
-        "  --dtype=D            raw data: f64 (default) or f32; with --gen, what to generate\n"
+        "  --format=F           npy, npz, raw or text (default: by extension, else sniffed)\n"
+        "  --dtype=D            raw data (and - with --dtype is raw): f64 (default), f32,\n"
+        "                       f16, int8..int64, uint8..uint64 or bool (numpy's names too);\n"
+        "                       with --gen, f64 or f32 to generate\n"
         "  --offset=BYTES       raw data: bytes to skip first\n"
-        "  --col=K              text: take column K (1-based) of each row\n"
+        "  --col=K              text: take column K (1-based), or the column a header line\n"
+        "                       names K (--col=pressure)\n"
+        "  --header, --no-header  text: the first row is (is not) a header line (default:\n"
+        "                       a first row of names, no numbers, is one)\n"
         "  --gen=KIND           no file: generate uniform, normal or linspace data\n"
         "                       where the scan runs (with --n=N, --seed=S)\n"
         "  --n=N, --seed=S      length and seed (default 1) for --gen\n"
