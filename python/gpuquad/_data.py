@@ -26,19 +26,56 @@ def _fmax(x, y):  # C's fmax: a NaN loses to a number
     return y if math.isnan(x) else x if math.isnan(y) else max(x, y)
 
 
-def _run(named, nan, device, context, acc, accumulate):
-    """Reduce the inputs into acc; returns (context, dtype text, n, ms)."""
+EXACT_SUM, EXACT_DOT, EXACT_RMS, EXACT_STATS = range(4)  # gq_exact_kind
+
+
+def _run(named, nan, device, context, acc, accumulate, exact_kind):
+    """Reduce the inputs into acc; on a deterministic context also into an exact
+    accumulator (as gpuquad --deterministic), whose results replace acc's while
+    acc still gives the counts.  Returns (context, policy, dtype text, n, ms,
+    the exact accumulator or None: the caller frees it with gq_exact_acc_free)."""
     policy = _policy(nan)
     ctx = resolve(device, context)
+    L = lib()
+    exact = None
+    if ctx.deterministic:
+        exact = ctypes.c_void_p()
+        status = L.gq_exact_acc_create(exact_kind, ctypes.byref(exact))
+        if status != E.SUCCESS:
+            raise E.from_status(status, last_error())
     t0 = time.perf_counter()
-    with vectors(ctx, named) as vecs:
-        fn = getattr(lib(), accumulate + ("_f" if vecs[0].is_float else ""))
-        n = vecs[0].n
-        if n:
-            status = fn(ctx.handle, ctypes.byref(acc), n, *[v.ptr for v in vecs])
-            if status != E.SUCCESS:
-                raise E.from_status(status, last_error())
-    return ctx, policy, ("f32" if vecs[0].is_float else "f64"), n, (time.perf_counter() - t0) * 1e3
+    try:
+        with vectors(ctx, named) as vecs:
+            suffix = "_f" if vecs[0].is_float else ""
+            n, ptrs = vecs[0].n, [v.ptr for v in vecs]
+            if n:
+                status = getattr(L, accumulate + suffix)(ctx.handle, ctypes.byref(acc), n, *ptrs)
+                if status == E.SUCCESS and exact:
+                    status = getattr(L, "gq_exact_accumulate" + suffix)(ctx.handle, exact, n, *(ptrs + [None])[:2])
+                if status != E.SUCCESS:
+                    raise E.from_status(status, last_error())
+    except BaseException:
+        if exact:
+            L.gq_exact_acc_free(exact)
+        raise
+    return ctx, policy, ("f32" if vecs[0].is_float else "f64"), n, (time.perf_counter() - t0) * 1e3, exact
+
+
+def _exact_sum(acc, exact):
+    """cli's finish_exact for sums and dots: acc keeps its counts and takes the
+    exact sum rounded once (gq_sum_finish then applies the policy to it)."""
+    L = lib()
+    total, abs_sum = ctypes.c_double(), ctypes.c_double()
+    L.gq_exact_sum_finish(exact, NAN_POLICIES["omit"], ctypes.byref(total), ctypes.byref(abs_sum))
+    L.gq_exact_acc_free(exact)
+    acc.sum, acc.sum_err, acc.abs_sum, acc.scale = total.value, 0.0, abs_sum.value, 0
+
+
+def _finish_exact(finish, exact, policy, out):
+    try:
+        return finish(exact, policy, ctypes.byref(out))
+    finally:
+        lib().gq_exact_acc_free(exact)
 
 
 def _finished(status, what, policy, kept, nan_count, inf_count):
@@ -54,8 +91,10 @@ def _finished(status, what, policy, kept, nan_count, inf_count):
 
 def _footer(m, ctx, reduce_ms, t0):
     m["check"] = "skipped"
-    m.update(backend=ctx.backend, device=ctx.device_name, reduce_ms=reduce_ms,
-             wall_ms=(time.perf_counter() - t0) * 1e3)
+    m.update(backend=ctx.backend, device=ctx.device_name)
+    if ctx.deterministic:
+        m["deterministic"] = True
+    m.update(reduce_ms=reduce_ms, wall_ms=(time.perf_counter() - t0) * 1e3)
 
 
 def sum(x, *, nan="propagate", device="auto", context=None):
@@ -75,7 +114,9 @@ def sum(x, *, nan="propagate", device="auto", context=None):
     t0 = time.perf_counter()
     acc = S.SumAcc()
     lib().gq_sum_acc_init(ctypes.byref(acc))
-    ctx, policy, dtype, n, ms = _run([("x", x)], nan, device, context, acc, "gq_sum_accumulate")
+    ctx, policy, dtype, n, ms, exact = _run([("x", x)], nan, device, context, acc, "gq_sum_accumulate", EXACT_SUM)
+    if exact:
+        _exact_sum(acc, exact)
     return SumResult(_sum_members("sum", acc, policy, nan, dtype, n, ctx, ms, t0, "x"))
 
 
@@ -94,7 +135,10 @@ def dot(a, b, *, nan="propagate", device="auto", context=None):
     t0 = time.perf_counter()
     acc = S.SumAcc()
     lib().gq_sum_acc_init(ctypes.byref(acc))
-    ctx, policy, dtype, n, ms = _run([("a", a), ("b", b)], nan, device, context, acc, "gq_dot_accumulate")
+    ctx, policy, dtype, n, ms, exact = _run([("a", a), ("b", b)], nan, device, context, acc, "gq_dot_accumulate",
+                                            EXACT_DOT)
+    if exact:
+        _exact_sum(acc, exact)
     return DotResult(_sum_members("dot", acc, policy, nan, dtype, n, ctx, ms, t0, "the inputs"))
 
 
@@ -126,9 +170,13 @@ def rms(a, b, *, nan="propagate", device="auto", context=None):
     t0 = time.perf_counter()
     acc = S.RMSAcc()
     lib().gq_rms_acc_init(ctypes.byref(acc))
-    ctx, policy, dtype, n, ms = _run([("a", a), ("b", b)], nan, device, context, acc, "gq_rms_accumulate")
+    ctx, policy, dtype, n, ms, exact = _run([("a", a), ("b", b)], nan, device, context, acc, "gq_rms_accumulate",
+                                            EXACT_RMS)
     r = S.RMSResult()
-    status = lib().gq_rms_finish(ctypes.byref(acc), policy, ctypes.byref(r))
+    if exact:
+        status = _finish_exact(lib().gq_exact_rms_finish, exact, policy, r)
+    else:
+        status = lib().gq_rms_finish(ctypes.byref(acc), policy, ctypes.byref(r))
     _finished(status, "the inputs", policy, r.n, r.nan_count, r.inf_count)
     m = {"command": "rms", "dtype": dtype, "n": n, "rms": r.rms, "max_abs": r.max_abs, "relative": r.relative,
          "nan_count": r.nan_count, "inf_count": r.inf_count, "nan_policy": nan}
@@ -155,9 +203,13 @@ def stats(x, *, nan="propagate", device="auto", context=None):
     t0 = time.perf_counter()
     acc = S.StatsAcc()
     lib().gq_stats_acc_init(ctypes.byref(acc))
-    ctx, policy, dtype, n, ms = _run([("x", x)], nan, device, context, acc, "gq_stats_accumulate")
+    ctx, policy, dtype, n, ms, exact = _run([("x", x)], nan, device, context, acc, "gq_stats_accumulate",
+                                            EXACT_STATS)
     s = S.StatsResult()
-    status = lib().gq_stats_finish(ctypes.byref(acc), policy, ctypes.byref(s))
+    if exact:
+        status = _finish_exact(lib().gq_exact_stats_finish, exact, policy, s)
+    else:
+        status = lib().gq_stats_finish(ctypes.byref(acc), policy, ctypes.byref(s))
     _finished(status, "x", policy, s.n, s.nan_count, s.inf_count)
     m = {"command": "stats", "dtype": dtype, "total": s.total, "n": s.n, "sum": s.sum, "mean": s.mean,
          "var_sample": s.var_sample, "var_population": s.var_population, "sd_sample": s.sd_sample,

@@ -75,6 +75,13 @@ _PROTOTYPES = {
     "gq_stats_accumulate": (c_int, [_ctx, _P(S.StatsAcc), c_size_t, _vp]),
     "gq_stats_accumulate_f": (c_int, [_ctx, _P(S.StatsAcc), c_size_t, _vp]),
     "gq_stats_finish": (c_int, [_P(S.StatsAcc), c_int, _P(S.StatsResult)]),
+    "gq_exact_acc_create": (c_int, [c_int, _P(_vp)]),
+    "gq_exact_acc_free": (None, [_vp]),
+    "gq_exact_accumulate": (c_int, [_ctx, _vp, c_size_t, _vp, _vp]),
+    "gq_exact_accumulate_f": (c_int, [_ctx, _vp, c_size_t, _vp, _vp]),
+    "gq_exact_sum_finish": (c_int, [_vp, c_int, _P(c_double), _P(c_double)]),
+    "gq_exact_rms_finish": (c_int, [_vp, c_int, _P(S.RMSResult)]),
+    "gq_exact_stats_finish": (c_int, [_vp, c_int, _P(S.StatsResult)]),
 }
 
 _lock = threading.Lock()

@@ -23,6 +23,14 @@ tmp = tempfile.mkdtemp(prefix="gpuquad-py.")
 CPU = ["--device=cpu", "--json"]
 
 
+def raises(cls, fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except cls as e:
+        return e
+    raise AssertionError(f"{fn.__name__}{args}{kw} raised nothing, wanted {cls.__name__}")
+
+
 @test("struct layout: every mirrored struct's size and member offsets equal the compiler's")
 def _():
     out = subprocess.run([os.path.join(os.environ["TESTS_BIN"], "py_layout")], capture_output=True, text=True,
@@ -141,6 +149,26 @@ def untimed(r):
     return {k: v for k, v in r.dict().items() if k not in ("reduce_ms", "wall_ms")}
 
 
+@test("a deterministic Context gives gpuquad --deterministic's bits: integrate, mc, dot, rms, stats")
+def _():
+    with gpuquad.Context("cpu", deterministic=True) as c:
+        assert c.deterministic
+        same(gpuquad.integrate("sin(k*x)", n=10**5, params={"k": 3}, context=c),
+             cli("--f=sin(k*x)", "--n=1e5", "--param", "k=3", "--deterministic", *CPU)[0])
+        same(gpuquad.mc("x1*x2", dims=2, n=10**5, seed=9, context=c),
+             cli("mc", "--f=x1*x2", "--dim=2", "--n=1e5", "--seed=9", "--deterministic", *CPU)[0])
+        paths = [npy("dx", x64), npy("dy", y64), npy("dz", z)]
+        for fn, args, arrays, kw in [(gpuquad.dot, ["dot"] + paths[:2], (x64, y64), {}),
+                                     (gpuquad.rms, ["rms"] + paths[:2], (x64, y64), {}),
+                                     (gpuquad.stats, ["stats", paths[0]], (x64,), {}),
+                                     (gpuquad.stats, ["stats", paths[2], "--nan=omit"], (z,), {"nan": "omit"}),
+                                     (gpuquad.dot, ["dot", paths[2], paths[1]], (z, y64), {})]:
+            r = fn(*arrays, context=c, **kw)
+            assert r.deterministic, r
+            same(r, cli(*args, "--deterministic", *CPU)[0], file_only=True)
+        raises(ValueError, gpuquad.mc, "x", method="vegas", n=1000, context=c)
+
+
 @test("a non-contiguous array, and one of another shape, reduce as their contiguous copies")
 def _():
     m = x64[: 2 * 40000].reshape(200, 400)
@@ -164,14 +192,6 @@ def _():
 
 
 # ---- errors -----------------------------------------------------------------
-def raises(cls, fn, *args, **kw):
-    try:
-        fn(*args, **kw)
-    except cls as e:
-        return e
-    raise AssertionError(f"{fn.__name__}{args}{kw} raised nothing, wanted {cls.__name__}")
-
-
 @test("a bad expression is a ValueError with the library's message (the CLI's), and its column")
 def _():
     e = raises(ValueError, gpuquad.integrate, "sin(x", device="cpu")

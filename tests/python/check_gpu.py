@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.environ["TESTS_SRC"], "python"))
 sys.path.insert(0, os.path.join(os.environ["TESTS_SRC"], "..", "python"))
-from tap import VOLATILE, cli, finish, skip, test  # noqa: E402
+from tap import VOLATILE, cli, finish, same, skip, test  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -52,31 +52,42 @@ def close(module_result, cli_json, rel=4 * EPS):
     assert not bad, "\n".join(bad)
 
 
-# ---- integrals and Monte Carlo on the GPU: the CLI's results ---------------
+# ---- integrals and Monte Carlo on the GPU: the CLI's bits -------------------
+# A deterministic context and --deterministic: the same bits for any launch
+# shape, so the module and the program must agree exactly.
+det = gpuquad.Context("cuda", deterministic=True)
 for desc, call, args in [
     ("integrate, Simpson, a parameter (NVRTC)",
-     lambda: gpuquad.integrate("sin(k*x)", a=0, b=1, n=10**7, params={"k": 3}, rule="simpson", device="cuda"),
+     lambda c: gpuquad.integrate("sin(k*x)", a=0, b=1, n=10**7, params={"k": 3}, rule="simpson", context=c),
      ["--f=sin(k*x)", "--a=0", "--b=1", "--n=1e7", "--param", "k=3", "--rule=simpson"]),
     ("integrate, a built-in, 10^9 points",
-     lambda: gpuquad.integrate("circle", n=10**9, device="cuda"), ["--f=circle", "--n=1e9"]),
+     lambda c: gpuquad.integrate("circle", n=10**9, context=c), ["--f=circle", "--n=1e9"]),
     ("integrate, a 2-D Gauss-Legendre box",
-     lambda: gpuquad.integrate("exp(-x*y)", a=[0, 0], b=[1, 2], n=[200, 300], rule="gauss-legendre", device="cuda"),
+     lambda c: gpuquad.integrate("exp(-x*y)", a=[0, 0], b=[1, 2], n=[200, 300], rule="gauss-legendre", context=c),
      ["--f=exp(-x*y)", "--dim=2", "--a=0,0", "--b=1,2", "--n=200,300", "--rule=gauss-legendre"]),
     ("integrate, adaptive",
-     lambda: gpuquad.integrate("exp(x)*cos(5*x)", a=0, b=2, rule="adaptive", epsrel=1e-10, device="cuda"),
+     lambda c: gpuquad.integrate("exp(x)*cos(5*x)", a=0, b=2, rule="adaptive", epsrel=1e-10, context=c),
      ["--f=exp(x)*cos(5*x)", "--a=0", "--b=2", "--rule=adaptive", "--epsrel=1e-10"]),
     ("mc, plain, 3-D",
-     lambda: gpuquad.mc("x1*x2*x3", a=0, b=[1, 2, 3], n=10**7, seed=5, device="cuda"),
+     lambda c: gpuquad.mc("x1*x2*x3", a=0, b=[1, 2, 3], n=10**7, seed=5, context=c),
      ["mc", "--f=x1*x2*x3", "--dim=3", "--a=0", "--b=1,2,3", "--n=1e7", "--seed=5"]),
-    ("mc, VEGAS",
-     lambda: gpuquad.mc("exp(-100*(x-0.5)^2)", method="vegas", n=10**6, seed=2, device="cuda"),
-     ["mc", "--f=exp(-100*(x-0.5)^2)", "--method=vegas", "--n=1e6", "--seed=2"]),
 ]:
-    @test(f"{desc}: the CLI's result on the GPU (4 ulp)")
+    @test(f"{desc}: gpuquad --deterministic's bits on the GPU")
     def _():
-        r = call()
+        r = call(det)
         assert r.backend == "cuda", r.backend
-        close(r, cli(*args, *GPU)[0])
+        same(r, cli(*args, "--deterministic", *GPU)[0])
+
+
+@test("integrate and VEGAS in the default mode: the CLI's estimates within their rounding (1e-14) and error")
+def _():
+    r = gpuquad.integrate("circle", n=10**9, device="cuda")
+    js = cli("--f=circle", "--n=1e9", *GPU)[0]
+    assert abs(r.estimate - js["estimate"]) <= 1e-14 * abs(js["estimate"]) and r.check == "passed", (r, js)
+    v = gpuquad.mc("exp(-100*(x-0.5)^2)", method="vegas", n=10**6, seed=2, device="cuda")
+    js = cli("mc", "--f=exp(-100*(x-0.5)^2)", "--method=vegas", "--n=1e6", "--seed=2", *GPU)[0]
+    assert abs(v.integral - js["integral"]) <= v.integral_stderr and v.check == "passed", (v, js)
+
 
 # ---- data: numpy (copied), CuPy and PyTorch (in place) ---------------------
 N = 10**7 + 3
@@ -159,6 +170,18 @@ def in_place(make, name):
     s32 = gpuquad.stats(f32, device="cuda")
     assert s32.dtype == "f32"
     check_stats(s32, x_np.astype(np.float32), 2 * EPS)
+
+
+@test("deterministic: a tensor's dot and stats on the GPU are the CPU's bits (and gpuquad --deterministic's)")
+def _():
+    t, u = torch.from_numpy(x_np).cuda(), torch.from_numpy(y_np).cuda()
+    with gpuquad.Context("cpu", deterministic=True) as cpu:
+        for fn, gpu_args, cpu_args in [(gpuquad.dot, (t, u), (x_np, y_np)), (gpuquad.stats, (t,), (x_np,)),
+                                       (gpuquad.rms, (t, u), (x_np, y_np))]:
+            g, c = fn(*gpu_args, context=det).dict(), fn(*cpu_args, context=cpu).dict()
+            diff = [k for k in g if k not in VOLATILE | {"backend", "device"} and g[k] != c[k]
+                    and not (g[k] != g[k] and c[k] != c[k])]
+            assert not diff, [(k, g[k], c[k]) for k in diff]
 
 
 @test("PyTorch tensors: read in place, exact sums, numpy's statistics")
