@@ -42,7 +42,7 @@ def _host_array(np, name, x, want_float32):
     elif kind == "f" and a.dtype.itemsize <= 8:  # float16: exact in either
         a = a.astype(np.float64)
     elif kind in "biu":
-        if kind != "b" and a.dtype.itemsize == 8 and a.size and int(np.max(np.abs(a.astype(object)))) > 2**53:
+        if kind != "b" and a.dtype.itemsize == 8 and a.size and max(-int(a.min()), int(a.max())) > 2**53:
             raise E.InputError(f"{name}: {a.dtype} values beyond 2^53 are not exact in a double: "
                                "convert them yourself if rounding is acceptable", E.EINVAL)
         a = a.astype(np.float64)
@@ -55,11 +55,21 @@ def _host_array(np, name, x, want_float32):
 
 
 def _is_gpu(x):
-    return hasattr(x, "__cuda_array_interface__")
+    # a property that may refuse (PyTorch: a tensor that requires grad), so
+    # asked for existence by the class
+    return hasattr(type(x), "__cuda_array_interface__") or "__cuda_array_interface__" in getattr(x, "__dict__", {})
 
 
-def _gpu_vector(name, x, ctx, want_float32):
-    cai = x.__cuda_array_interface__
+def _interface(name, x):
+    try:
+        return x.__cuda_array_interface__
+    except AttributeError:  # PyTorch: a tensor on the host has the property but no interface
+        return None
+    except Exception as e:
+        raise E.InputError(f"{name}: {e}", E.EINVAL) from None
+
+
+def _gpu_vector(name, x, cai, ctx, want_float32):
     typestr = cai["typestr"]
     if typestr not in ("<f8", "<f4"):
         raise E.InputError(f"{name}: a GPU array of type {typestr} is not taken: give float64 or float32 "
@@ -138,18 +148,18 @@ def vectors(ctx, named):
     """The inputs [(name, array), ...] as Vectors in ctx's memory, of one
     length and one type, while the block runs (copies freed after), the
     context on the inputs' stream."""
-    np = None
-    if not all(_is_gpu(x) for _, x in named):
-        np = _numpy()
+    interfaces = [_interface(name, x) if _is_gpu(x) else None for name, x in named]
+    np = None if all(interfaces) else _numpy()
     # one type for all: float32 only where every input is float32
-    all_f32 = all(_dtype_str(np, x) in ("<f4", "float32") for _, x in named)
+    all_f32 = all((cai["typestr"] if cai else str(_host_dtype(np, x))) in ("<f4", "float32")
+                  for (_, x), cai in zip(named, interfaces))
     L = lib()
     owned = []
     try:
         vecs = []
-        for name, x in named:
-            if _is_gpu(x):
-                vecs.append(_gpu_vector(name, x, ctx, all_f32))
+        for (name, x), cai in zip(named, interfaces):
+            if cai:
+                vecs.append(_gpu_vector(name, x, cai, ctx, all_f32))
                 continue
             a = _host_array(np, name, x, all_f32)
             ptr = a.ctypes.data if a.size else None
@@ -202,10 +212,6 @@ def _synchronize(stream):
         raise E.ComputationError(f"cuStreamSynchronize: CUDA driver error {status}", E.ECUDA)
 
 
-def _dtype_str(np, x):
-    if _is_gpu(x):
-        return x.__cuda_array_interface__["typestr"]
+def _host_dtype(np, x):
     dt = getattr(x, "dtype", None)
-    if dt is None:
-        dt = np.asarray(x).dtype
-    return str(dt)
+    return dt if isinstance(dt, np.dtype) else np.asarray(x).dtype

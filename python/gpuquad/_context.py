@@ -162,6 +162,8 @@ def _close_defaults():
 def resolve(device, context):
     """The context a call runs on: ``context`` if given, else the default one of ``device``."""
     if context is not None:
+        if device != "auto":
+            raise E.InputError(f"device={device!r} and context=: give one or the other", E.EINVAL)
         if not isinstance(context, Context):
             raise E.InputError(f"context={context!r}: expected a gpuquad.Context", E.EINVAL)
         context.handle  # closed -> ValueError

@@ -225,9 +225,22 @@ def _():
     raises(ValueError, gpuquad.stats, z, nan="error", device="cpu")
     raises(ValueError, gpuquad.stats, x64, nan="skip", device="cpu")
     raises(ValueError, gpuquad.mc, "x", method="vegas", scramblings=4, device="cpu")
+    with gpuquad.Context("cpu") as c:
+        assert "one or the other" in str(raises(ValueError, gpuquad.sum, x64, device="cuda", context=c))
     if gpuquad.cuda_device_count() == 0:
         e = raises(ValueError, gpuquad.Context, "cuda")
         assert e.status == 4, e  # GQ_ENODEV
+
+
+@test("without the library: import works, and the first call says how to point at it")
+def _():
+    probe = ("import gpuquad\ntry:\n    gpuquad.version()\nexcept OSError as e:\n"
+             "    print(type(e).__name__, e)\n")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       env=dict(os.environ, GPUQUAD_LIBRARY=os.path.join(tmp, "nonesuch.so"),
+                                PYTHONPATH=os.pathsep.join(sys.path)))
+    assert p.returncode == 0 and p.stdout.startswith("LibraryError ") and "GPUQUAD_LIBRARY" in p.stdout \
+        and "nonesuch.so" in p.stdout, p.stdout + p.stderr
 
 
 @test("a GPU array on a CPU context is refused, naming the fix")

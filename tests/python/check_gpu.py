@@ -237,7 +237,8 @@ def _():
     for bad, words in [(lambda: gpuquad.stats(x, device="cpu"), "CPU context"),
                        (lambda: gpuquad.stats(x[::2], device="cuda"), "contiguous"),
                        (lambda: gpuquad.stats(x.to(torch.int32), device="cuda"), "<i4"),
-                       (lambda: gpuquad.dot(x.float(), x, device="cuda"), "float32")]:
+                       (lambda: gpuquad.dot(x.float(), x, device="cuda"), "float32"),
+                       (lambda: gpuquad.sum(x.clone().requires_grad_(), device="cuda"), "detach")]:
         try:
             bad()
         except ValueError as e:
