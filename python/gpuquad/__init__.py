@@ -2,11 +2,11 @@
 
 A Python module over libgpuquad (through ctypes: nothing to compile):
 
-    >>> import gpuquad
-    >>> r = gpuquad.integrate("sin(k*x)", a=0, b=1, n=10**6, params={"k": 3}, rule="simpson")
-    >>> r.estimate, r.error_estimate, r.check
-    >>> gpuquad.mc("exp(-(x1^2+x2^2))", a=-1, b=1, dims=2, n=10**7, seed=1).integral
-    >>> gpuquad.dot(a, b).dot, gpuquad.stats(x).sd_sample     # numpy, CuPy or PyTorch arrays
+    import gpuquad
+    r = gpuquad.integrate("sin(k*x)", a=0, b=1, n=10**6, params={"k": 3}, rule="simpson")
+    r.estimate, r.error_estimate, r.check
+    gpuquad.mc("exp(-(x1^2+x2^2))", a=-1, b=1, dims=2, n=10**7, seed=1).integral
+    gpuquad.dot(a, b).dot, gpuquad.stats(x).sd_sample     # numpy, CuPy or PyTorch arrays
 
 Functions: integrate, mc, sum, dot, rms, stats, version, cuda_device_count;
 Context(device=...) holds a device across calls (each function also takes
@@ -27,6 +27,12 @@ from ._integrate import integrate
 from ._lib import lib as _lib_handle, text as _text
 from ._mc import mc
 from ._result import DotResult, IntegrateResult, MCResult, Result, RMSResult, StatsResult, SumResult
+
+# the public classes under the name users import them by (tracebacks, pydoc)
+for _cls in (Context, Error, InputError, ComputationError, CheckError, LibraryError, Result, IntegrateResult,
+             MCResult, SumResult, DotResult, RMSResult, StatsResult):
+    _cls.__module__ = __name__
+del _cls
 
 __all__ = ["integrate", "mc", "sum", "dot", "rms", "stats", "version", "cuda_device_count", "Context",
            "Error", "InputError", "ComputationError", "CheckError", "LibraryError", "Result", "IntegrateResult",

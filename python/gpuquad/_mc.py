@@ -8,7 +8,7 @@ from . import _structs as S
 from ._context import resolve
 from ._integrand import Integrand, count, dims_of, per_axis, precision_of, real, verdict
 from ._integrate import JIT_NAMES
-from ._lib import last_error, lib, text
+from ._lib import last_error, lib
 from ._result import MCResult
 
 MC_UNIFORM, MC_NORMAL = 0, 1

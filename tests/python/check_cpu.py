@@ -2,9 +2,9 @@
 the CLI's bit for bit, its errors carry the library's messages, its ctypes
 structs have the header's layout, and it installs with pip."""
 import ctypes
+import importlib.util
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -292,13 +292,9 @@ def _():
 def install_test():
     """pip install from a copy of python/ (the source tree stays clean; make
     distcheck's is read-only) into a venv that sees the system's numpy."""
-    try:
-        import ensurepip  # noqa: F401
-        import venv  # noqa: F401
-        import setuptools  # noqa: F401
-        import wheel  # noqa: F401
-    except ImportError as e:
-        skip("pip install ./python into a venv", f"{e.name} is missing (CI installs python3-venv, "
+    missing = [m for m in ("ensurepip", "venv", "setuptools", "wheel") if importlib.util.find_spec(m) is None]
+    if missing:
+        skip("pip install ./python into a venv", f"no {', '.join(missing)} (CI installs python3-venv, "
              "python3-setuptools and python3-wheel)")
         return
     src = shutil.copytree(os.path.join(os.environ["TESTS_SRC"], "..", "python"), os.path.join(tmp, "src"),
