@@ -81,17 +81,7 @@ def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=
         line = dims == 1 and spec.rule != RULE_GAUSS_LEGENDRE
         ref, tolerance, outcome = S.Reference(math.nan, math.nan, math.nan, 0, math.nan), math.nan, None
         if check:
-            checked = S.Box(1, (S.c_double * S.MAX_DIM)(box.a[0]), (S.c_double * S.MAX_DIM)(box.b[0])) \
-                if line else box
-            tol = ctypes.c_double(math.nan)
-            status = lib().gq_integrate_reference_box(g.handle, ctypes.byref(checked), ctypes.byref(ref))
-            if status in (E.ENOMEM, E.ECUDA):
-                raise E.ComputationError("reference: " + last_error(), status)
-            has_reference = status == E.SUCCESS
-            if has_reference:
-                status = lib().gq_trapezoid_check(ctypes.byref(r), prec, ctypes.byref(ref), ctypes.byref(tol))
-            tolerance = tol.value
-            outcome = (has_reference,) + verdict(has_reference, status, tolerance)
+            outcome, tolerance = _check_rule(g, box, line, r, prec, ref)
         m = {"command": "integrate", "integrand": g.name(), "formula": g.formula()}
         if not line:
             m["dims"] = dims
@@ -99,7 +89,7 @@ def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=
         m["b"] = box.b[0] if dims == 1 else list(box.b[:dims])
         m["n"] = box.n[0] if dims == 1 else list(box.n[:dims])
         m["points"] = r.points
-        m["rule"] = text(lib().gq_rule_name(spec.rule)) if line else _rule_name(spec, r)
+        m["rule"] = _rule_name(spec, r)
         if spec.rule == RULE_GAUSS_LEGENDRE:
             m["nodes"] = r.nodes
         if r.change:
@@ -107,6 +97,21 @@ def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=
         m.update(precision=precision, estimate=r.result, coarse_estimate=r.coarse, error_estimate=r.abserr,
                  error_formula=text(r.error_formula))
         return _finish(m, outcome, ref, tolerance, "tolerance", r.result, ctx, r, r.points, t0, "points_per_second")
+
+
+def _check_rule(g, box, line, r, prec, ref):
+    """check/integral.c's gq_check_box (gq_check_rule on a line) through the
+    public calls: the reference, then gq_trapezoid_check's tolerance.
+    Returns ((has reference, verdict, message), tolerance)."""
+    checked = S.Box(1, (S.c_double * S.MAX_DIM)(box.a[0]), (S.c_double * S.MAX_DIM)(box.b[0])) if line else box
+    tol = ctypes.c_double(math.nan)
+    status = lib().gq_integrate_reference_box(g.handle, ctypes.byref(checked), ctypes.byref(ref))
+    if status in (E.ENOMEM, E.ECUDA):
+        raise E.ComputationError("reference: " + last_error(), status)
+    has_reference = status == E.SUCCESS
+    if has_reference:
+        status = lib().gq_trapezoid_check(ctypes.byref(r), prec, ctypes.byref(ref), ctypes.byref(tol))
+    return (has_reference,) + verdict(has_reference, status, tol.value), tol.value
 
 
 def _rule_name(spec, r):
