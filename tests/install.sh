@@ -21,7 +21,7 @@ check "pkg-config knows the version" test "$(pc --modversion)" = "$PACKAGE_VERSI
 cflags=$(pc --cflags) libs=$(pc --libs)
 if ${CC:-cc} -std=c11 $cflags "$TESTS_SRC/../examples/pi.c" $libs -o "$tap_tmp/pi" 2>"$tap_tmp/cc.log"; then
   ok "examples/pi.c compiles against the installed tree: cc pi.c \$(pkg-config --cflags --libs gpuquad)"
-  run env LD_LIBRARY_PATH="$stage$prefix/lib" "$tap_tmp/pi" 100000
+  run env LD_LIBRARY_PATH="$stage$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tap_tmp/pi" 100000
   check "and runs: $out" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "^pi ~ 3.14159"' _ "$rc" "$out"
 else
   not_ok "examples/pi.c compiles against the installed tree"
@@ -46,7 +46,7 @@ fi
 if ${CC:-cc} $strict $cflags "$TESTS_SRC/install_client.c" $libs -o "$tap_tmp/client" 2>"$tap_tmp/client.log"; then
   ok "tests/install_client.c (readers and gq_*_stream) compiles against the installed header: cc $strict"
   printf '1\n2\n3\n4\n' >"$tap_tmp/v.txt"
-  run env LD_LIBRARY_PATH="$stage$prefix/lib" "$tap_tmp/client" "$tap_tmp/v.txt"
+  run env LD_LIBRARY_PATH="$stage$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tap_tmp/client" "$tap_tmp/v.txt"
   check "and streams: exit $rc" test "$rc" -eq 0
   check "gq_stats_stream of a text file: n 4, sum 10, mean 2.5" sh -c 'printf "%s\n" "$1" | grep -q "^stats .*v.txt: n 4 sum 10 mean 2.5 format 3$"' _ "$out"
   check "gq_dot_stream of two raw buffers: 32 of 3 elements" sh -c 'printf "%s\n" "$1" | grep -q "^dot 32 of 3 elements$"' _ "$out"

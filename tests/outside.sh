@@ -108,9 +108,9 @@ if (cd "$m" && PKG_CONFIG_PATH=$pcdir $MAKE CC="$cc" PKG_CONFIG="$pkgc" >"$tap_t
   ok "make + pkg-config: app (pkg-config --libs) and app_static (libgpuquad.a, pkg-config --static --libs)"
   runs "make app_static" "$m/app_static"
   check "make app_static loads no libgpuquad" test -z "$(loads "$m/app_static")"
-  lib=$(loads "$m/app" LD_LIBRARY_PATH="$libdir")
+  lib=$(loads "$m/app" LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
   check "make app loads the staged libgpuquad.so.1 (LD_LIBRARY_PATH): $lib" test "$lib" = "$so"
-  runs "make app (shared)" env LD_LIBRARY_PATH="$libdir" "$m/app"
+  runs "make app (shared)" env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$m/app"
 else
   not_ok "make + pkg-config builds the outside project"
   sed 's/^/# /' "$tap_tmp/make.log" | tail -30
