@@ -139,7 +139,17 @@ int main(int argc, char **argv)
   verify("vegas", &r, "iterations", vo.warmup + vo.iterations);
   tap_ok(r.calls == vo.warmup + vo.iterations && r.total == (uint64_t)r.calls, "  %d calls, one per iteration",
          r.calls);
-  tap_ok(same_bits(v0.mc.integral, v1.mc.integral), "  bitwise the same estimate: %.17g", v1.mc.integral);
+  if (gq_context_backend(ctx) == GQ_BACKEND_CUDA) {
+    /* VEGAS on a GPU fills its grid's histograms with atomic adds: two runs
+     * differ in the last bits whether or not progress is told (the README;
+     * --deterministic refuses VEGAS), so the two agree within their errors */
+    const double se = hypot(v0.mc.integral_se, v1.mc.integral_se);
+    tap_ok(fabs(v0.mc.integral - v1.mc.integral) <= 5.0 * se && se > 0.0,
+           "  the same estimate within 5 standard errors (GPU atomics): %.17g, %.17g (se %.3g)", v0.mc.integral,
+           v1.mc.integral, se);
+  } else {
+    tap_ok(same_bits(v0.mc.integral, v1.mc.integral), "  bitwise the same estimate: %.17g", v1.mc.integral);
+  }
 
   /* adaptive cubature: the total unknown until it stops */
   gq_adaptive_options ao;
