@@ -1,13 +1,13 @@
 # progress_cli.sh — --progress on the CPU backend: `always` to a file writes
 # well-formed plain lines (no \r) ending at 100% for grid points, samples,
-# VEGAS iterations, adaptive evaluations, streamed and scanned bytes, and a
-# sweep's integrals; `never`, and `auto` on a stderr that is no terminal,
-# write nothing; the results are the same bits either way; a bad value is a
-# usage error.
+# VEGAS iterations, adaptive evaluations, streamed, scanned and histogrammed
+# bytes (of a pipe too), and a sweep's integrals; `never`, and `auto` on a
+# stderr that is no terminal, write nothing; the results are the same bits
+# either way; a bad value is a usage error.
 . "$TESTS_SRC/tap.sh"
 d=$tap_tmp
 G="$GPUQUAD"
-line='^gpuquad: ([0-9]+\.[0-9]% of [^,]+, [^,]+/s, [^,]+ left|100% of [^,]+ in [0-9.e+-]+ s, [^,]+/s|[0-9.e+]+ [a-z]+, [^,]+/s)$'
+line='^gpuquad: ([0-9]+\.[0-9]% of [^,]+, [^,]+/s, [^,]+ left|100% of [^,]+ in [0-9.e+-]+ s, [^,]+/s|[0-9.e+]+ [A-Za-z]+, [^,]+/s)$'
 
 # the output less what varies from run to run: times, rates, the busiest side
 strip() {
@@ -56,6 +56,19 @@ check "  the same sums written" cmp -s "$d/s.f64" "$d/s2.f64"
 "$G" dot "$d/u.f64" "$d/u.f64" --device=cpu --no-check --json --progress=always 2>"$d/dot.err" >/dev/null
 check "dot: the total is both inputs, 48 MB" grep -q "^gpuquad: 100% of 48 MB in " "$d/dot.err"
 
+# hist reads its files into memory in chunks (1 Mi numbers) before it counts
+always "hist, a file read in chunks" "MB" hist "$d/u.f64" --bins=64 --device=cpu --json
+check "  hist: a line before the end, the last at 100% of the file's 24 MB" \
+  sh -c '[ "$(wc -l <"$1")" -ge 2 ] && tail -n 1 "$1" | grep -q "^gpuquad: 100% of 24 MB in "' _ "$d/always.err"
+always "hist --values, two files" "MB" hist "$d/u.f64" --values="$d/u.f64" --bins=64 --device=cpu --csv
+check "  hist: the total is both inputs, 48 MB" grep -q "^gpuquad: 100% of 48 MB in " "$d/always.err"
+cat "$d/u.f64" | "$G" hist - --dtype=f64 --bins=64 --device=cpu --csv --progress=always >"$d/pipe.out" 2>"$d/pipe.err"
+check "hist from a pipe: bytes without a total, each line well formed, then 100% of 24 MB" \
+  sh -c 'grep -E -q "^gpuquad: [0-9.]+ MB, [^,]+/s$" "$1" && ! grep -E -v "$2" "$1" | grep -q . &&
+         tail -n 1 "$1" | grep -q "^gpuquad: 100% of 24 MB in "' _ "$d/pipe.err" "$line"
+"$G" hist "$d/u.f64" --bins=64 --device=cpu --csv --progress=never >"$d/file.out" 2>/dev/null
+check "  the same counts as from the file without progress" cmp -s "$d/pipe.out" "$d/file.out"
+
 # a sweep counts its integrals
 always "a sweep of 3 integrals" integrals integrate --f='sin(k*x)' --a=0 --b=1 --n=1000 --param k=1:3:1 \
   --device=cpu --csv
@@ -66,4 +79,6 @@ expect_usage "--progress=sometimes" "--progress=sometimes: expected auto, always
 expect_usage "mc --progress=" "expected auto, always or never" mc --f=x --progress= --device=cpu
 run "$G" hist --gen=uniform --n=1000 --bins=4 --device=cpu --progress=never
 check "hist takes --progress too (exit $rc)" test "$rc" -eq 0
+expect_usage "hist --progress=often, before any reading" "--progress=often: expected auto, always or never" \
+  hist "$d/nope.f64" --bins=4 --device=cpu --progress=often
 finish

@@ -146,11 +146,67 @@ static void free_data(gq_context *ctx, hist_data *d)
   }
 }
 
+/* Elements read at a time, the progress reported after each (8 MB of f64). */
+#define HIST_CHUNK ((size_t)1 << 20)
+
+/* The rest of r as a malloc'd double array (f32 widened), HIST_CHUNK
+ * elements at a time: *bytes grows by each chunk's and is reported of total
+ * (0 where not known in advance). */
+static int read_input(gq_reader *r, double **data, size_t *n, uint64_t *bytes, uint64_t total)
+{
+  char msg[512];
+  const int64_t length = gq_reader_length(r);
+  const int f32 = gq_reader_dtype(r) == GQ_DTYPE_F32;
+  if (length >= 0 && (uint64_t)length >= SIZE_MAX / sizeof(double))
+    return cli_error(EXIT_RUNTIME, "%s: %lld elements do not fit in memory", gq_reader_name(r), (long long)length);
+  /* a known length has room for one more element, whose read finds the end */
+  size_t cap = length >= 0 ? (size_t)length + 1 : HIST_CHUNK, count = 0;
+  double *all = malloc(cap * sizeof *all);
+  float *narrow = f32 ? malloc(HIST_CHUNK * sizeof *narrow) : NULL;
+  int rc = all && (narrow || !f32) ? EXIT_OK : cli_error(EXIT_RUNTIME, "%s: out of host memory", gq_reader_name(r));
+  while (rc == EXIT_OK) {
+    if (count == cap) {
+      double *bigger = cap <= SIZE_MAX / 2 / sizeof *all ? realloc(all, 2 * cap * sizeof *all) : NULL;
+      if (!bigger) {
+        rc = cli_error(EXIT_RUNTIME, "%s: out of host memory after %zu numbers", gq_reader_name(r), count);
+        break;
+      }
+      all = bigger;
+      cap *= 2;
+    }
+    const size_t want = cap - count < HIST_CHUNK ? cap - count : HIST_CHUNK;
+    size_t got = 0;
+    const int status = gq_reader_read(r, f32 ? (void *)narrow : (void *)(all + count), want, &got, msg, sizeof msg);
+    if (status != GQ_SUCCESS) {
+      rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+      break;
+    }
+    if (got == 0)
+      break;
+    for (size_t i = 0; f32 && i < got; i++)
+      all[count + i] = narrow[i];
+    count += got;
+    *bytes += got * (f32 ? sizeof(float) : sizeof(double));
+    if (!total || *bytes < total)
+      cli_progress_report(*bytes, total, "bytes", NULL);
+  }
+  free(narrow);
+  if (rc != EXIT_OK) {
+    free(all);
+    return rc;
+  }
+  *data = all;
+  *n = count;
+  return EXIT_OK;
+}
+
+/* The inputs, all opened first so that the progress counts the bytes of
+ * them all, as dot's stream does: of their sum where every length is known. */
 static int read_files(const hist_options *o, hist_data *d)
 {
   char msg[512];
   gq_reader_opts ropts;
-  const int rc = vec_reader_fields(o->format, o->dtype, o->offset, o->col, o->header, &ropts);
+  int rc = vec_reader_fields(o->format, o->dtype, o->offset, o->col, o->header, &ropts);
   if (rc != EXIT_OK)
     return rc;
   int stdin_uses = 0;
@@ -159,27 +215,43 @@ static int read_files(const hist_options *o, hist_data *d)
   if (stdin_uses > 1)
     return cli_error(EXIT_USAGE, "only one input can be standard input");
   d->format = "file";
-  for (int k = 0; k < 3; k++) {
+  gq_reader *r[3] = {NULL, NULL, NULL};
+  uint64_t total = 0, bytes = 0;
+  int known = 1;
+  for (int k = 0; k < 3 && rc == EXIT_OK; k++) {
     if (!d->names[k])
       continue;
-    size_t n = 0;
-    gq_reader *r = NULL;
-    int status = gq_reader_open(d->names[k], &ropts, &r, msg, sizeof msg);
-    if (status == GQ_SUCCESS)
-      status = gq_reader_read_rest_f64(r, &d->host[k], &n, msg, sizeof msg);
-    if (status == GQ_SUCCESS)
-      d->inexact += vec_inexact_note(r);
-    gq_reader_close(r);
+    const int status = gq_reader_open(d->names[k], &ropts, &r[k], msg, sizeof msg);
     if (status != GQ_SUCCESS)
-      return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+      rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+    else if (gq_reader_length(r[k]) < 0)
+      known = 0;
+    else
+      total += (uint64_t)gq_reader_length(r[k]) * gq_dtype_size(gq_reader_dtype(r[k]));
+  }
+  if (!known)
+    total = 0;
+  cli_progress_attach(NULL);
+  for (int k = 0; k < 3 && rc == EXIT_OK; k++) {
+    if (!r[k])
+      continue;
+    size_t n = 0;
+    rc = read_input(r[k], &d->host[k], &n, &bytes, total);
+    if (rc != EXIT_OK)
+      break;
+    d->inexact += vec_inexact_note(r[k]);
     if (n == 0)
-      return cli_error(EXIT_USAGE, "%s: is empty (no numbers to count)", strcmp(d->names[k], "-") ? d->names[k] : "<stdin>");
-    if (k > 0 && n != d->n)
-      return cli_error(EXIT_USAGE, "%s has %zu numbers and %s %zu: they must have one per element", d->names[0], d->n,
-                       d->names[k], n);
+      rc = cli_error(EXIT_USAGE, "%s: is empty (no numbers to count)", strcmp(d->names[k], "-") ? d->names[k] : "<stdin>");
+    else if (k > 0 && n != d->n)
+      rc = cli_error(EXIT_USAGE, "%s has %zu numbers and %s %zu: they must have one per element", d->names[0], d->n,
+                     d->names[k], n);
     d->n = n;
   }
-  return EXIT_OK;
+  if (rc == EXIT_OK) /* the task ends, its size known now */
+    cli_progress_report(bytes, bytes, "bytes", NULL);
+  for (int k = 0; k < 3; k++)
+    gq_reader_close(r[k]);
+  return rc;
 }
 
 /* --f: f(x_i) at x_i = fma(i, h, a), i = 0..n, x_n = b (gq_integrate_rule's
@@ -521,6 +593,8 @@ int cmd_hist(int argc, char **argv, int first, double t0)
   if (o.method && gq_hist_method_parse(o.method, &method) != GQ_SUCCESS)
     return cli_error(EXIT_USAGE, "--method=%s: expected auto, global, shared, match, ballot or cluster", o.method);
   if (o.plot && (rc = plot_check(o.plot)) != EXIT_OK)
+    return rc;
+  if ((rc = cli_progress_check()) != EXIT_OK) /* the reading draws it */
     return rc;
   if (o.range) { /* bad input before any data is read */
     double lo[2], hi[2];

@@ -59,7 +59,8 @@ void cli_progress_attach(gq_context *ctx)
   state.last_ms = -1e300;
   state.last_done = 0;
   state.on = 1;
-  gq_context_set_progress(ctx, cli_progress_report, NULL);
+  if (ctx)
+    gq_context_set_progress(ctx, cli_progress_report, NULL);
 }
 
 void cli_progress_problems(gq_context *ctx, uint64_t done, uint64_t total)

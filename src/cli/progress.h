@@ -22,7 +22,8 @@ void cli_usage_progress(FILE *out);
  * (commands that open no context call it themselves). */
 int cli_progress_check(void);
 /* Attach the renderer to ctx when --progress (and, for auto, stderr) asks
- * for it; under mpirun only rank 0 draws. */
+ * for it; under mpirun only rank 0 draws.  ctx NULL: the renderer alone,
+ * for loops the program runs before it opens a context (hist's reading). */
 void cli_progress_attach(gq_context *ctx);
 /* The renderer itself, for loops the program runs (scan's reading): the
  * callback's contract (gpuquad.h); nothing unless attached. */
