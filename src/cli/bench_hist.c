@@ -7,14 +7,16 @@
  * needs only the library, and runs on the CPU backend too (--device=cpu:
  * one method, the same checks), which is how it is tested without a GPU.
  * options -> host data per kind -> device copy -> per bins: the host's
- * counts -> per method: verify, time -> table. */
+ * counts -> per method: verify, time -> table (or JSON Lines, or medians). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_output.h"
 #include "cli.h"
 #include "numparse.h"
 
@@ -42,6 +44,11 @@ void usage_bench_hist(FILE *out)
         "  --reps=R        timed runs per method (default 9; 0: verify only)\n"
         "  --device=DEV    cuda (default), cuda:N, or cpu (the CPU backend has one\n"
         "                  method: every row runs it; a check of this command)\n"
+        "  --json          JSON Lines instead of the table: an object per row, keys\n"
+        "                  data, bins, n, method, method_ran, median_us,\n"
+        "                  g_updates_per_s, gb_per_s, verified (null: not timed)\n"
+        "  --quiet         only the median time in microseconds, one row a line in\n"
+        "                  the table's order (nan where nothing was timed)\n"
         "  --help          this help\n"
         "\n"
         "Columns: data, bins, the method asked for and the one that ran, median kernel\n"
@@ -59,6 +66,7 @@ typedef struct {
   int methods[GQ_HIST_NMETHODS], nmethods;
   uint64_t n;
   int reps, device;
+  bench_format format;
 } hist_options;
 
 /* "a,b,c" or "all" -> one callback per item. */
@@ -133,12 +141,13 @@ static int parse_hist_options(int argc, char **argv, int first, hist_options *o,
 {
   const char *bins_text = "16,256,65536", *data_text = "all", *method_text = "all", *n_text = "2^26";
   const char *reps_text = "9", *device_text = "cuda";
-  int hist_flag = 0;
+  int hist_flag = 0, json = 0, quiet = 0;
   const cli_option opts[] = {
     {"hist", OPT_FLAG, NULL, &hist_flag, 1},      {"bins", OPT_VALUE, &bins_text, NULL, 0},
     {"data", OPT_VALUE, &data_text, NULL, 0},     {"method", OPT_VALUE, &method_text, NULL, 0},
     {"n", OPT_VALUE, &n_text, NULL, 0},           {"reps", OPT_VALUE, &reps_text, NULL, 0},
     {"device", OPT_VALUE, &device_text, NULL, 0}, {"help", OPT_FLAG, NULL, help, 1},
+    {"json", OPT_FLAG, NULL, &json, 1},           {"quiet", OPT_FLAG, NULL, &quiet, 1},
   };
   char err[256];
   int npos;
@@ -147,7 +156,9 @@ static int parse_hist_options(int argc, char **argv, int first, hist_options *o,
     return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (*help)
     return EXIT_OK;
-  int rc = each_item("bins", bins_text, add_bins, o);
+  int rc = bench_format_from(json, quiet, &o->format);
+  if (rc == EXIT_OK)
+    rc = each_item("bins", bins_text, add_bins, o);
   if (rc == EXIT_OK)
     rc = each_item("data", data_text, add_kind, o);
   if (rc == EXIT_OK)
@@ -219,6 +230,42 @@ static void host_counts(gq_hist *ref, const double *x, uint64_t n)
   ref->total = n;
 }
 
+/* One row: what ran, and its median (timed) in microseconds. */
+typedef struct {
+  const char *kind, *method, *ran;
+  uint32_t bins;
+  uint64_t n;
+  int verified, timed;
+  double median_us;
+} hist_row;
+
+static void hist_row_out(bench_format format, const hist_row *r)
+{
+  const double updates = r->timed ? (double)r->n / (r->median_us * 1e3) : NAN;
+  const double gbps = r->timed ? (double)r->n * sizeof(double) / (r->median_us * 1e3) : NAN;
+  if (format == BENCH_QUIET) {
+    bench_quiet_line(stdout, r->timed, r->median_us);
+  } else if (format == BENCH_JSON) {
+    json_writer w;
+    json_begin(&w, stdout);
+    json_string(&w, "data", r->kind);
+    json_uint(&w, "bins", r->bins);
+    json_uint(&w, "n", r->n);
+    json_string(&w, "method", r->method);
+    json_string(&w, "method_ran", r->ran);
+    json_number(&w, "median_us", r->timed ? r->median_us : NAN);
+    json_number(&w, "g_updates_per_s", updates);
+    json_number(&w, "gb_per_s", gbps);
+    json_string(&w, "verified", r->verified ? "yes" : "FAILED");
+    json_end(&w);
+  } else {
+    printf("%-8s %6u bins  %-8s (ran %-7s)", r->kind, r->bins, r->method, r->ran);
+    if (r->timed)
+      printf(" %11.1f us %9.2f G updates/s %8.1f GB/s", r->median_us, updates, gbps);
+    printf("  verified %s\n", r->verified ? "yes" : "FAILED");
+  }
+}
+
 /* One kind of data on the device, every bin count and method. */
 static int bench_kind(gq_context *ctx, const hist_options *o, int kind, double *host, double *dev, int *failed)
 {
@@ -254,14 +301,13 @@ static int bench_kind(gq_context *ctx, const hist_options *o, int kind, double *
         return bench_error(cli_exit_status(status), "%s %u bins, %s: %s", kind_names[kind], bins,
                           gq_hist_method_name(method), gq_last_error());
       }
-      printf("%-8s %6u bins  %-8s (ran %-7s)", kind_names[kind], bins, gq_hist_method_name(method), ran ? ran : "?");
-      if (ok && o->reps > 0) {
+      hist_row row = {kind_names[kind], gq_hist_method_name(method), ran ? ran : "?", bins, o->n, ok,
+                      ok && o->reps > 0, 0.0};
+      if (row.timed) {
         qsort(t, (size_t)o->reps, sizeof *t, cmp_double);
-        const double med = o->reps % 2 ? t[o->reps / 2] : 0.5 * (t[o->reps / 2 - 1] + t[o->reps / 2]);
-        printf(" %11.1f us %9.2f G updates/s %8.1f GB/s", med, (double)o->n / (med * 1e3),
-               (double)o->n * sizeof(double) / (med * 1e3));
+        row.median_us = o->reps % 2 ? t[o->reps / 2] : 0.5 * (t[o->reps / 2 - 1] + t[o->reps / 2]);
       }
-      printf("  verified %s\n", ok ? "yes" : "FAILED");
+      hist_row_out(o->format, &row);
       *failed |= !ok;
     }
     gq_hist_free(h);
@@ -293,8 +339,9 @@ int cmd_bench_hist(int argc, char **argv, int first)
     gq_context_free(ctx);
     return bench_error(EXIT_RUNTIME, "cannot allocate %llu doubles", (unsigned long long)o.n);
   }
-  printf("gpuquad bench --hist: %s, %llu doubles, median of %d runs\n", gq_context_device_name(ctx),
-         (unsigned long long)o.n, o.reps);
+  if (o.format == BENCH_TABLE)
+    printf("gpuquad bench --hist: %s, %llu doubles, median of %d runs\n", gq_context_device_name(ctx),
+           (unsigned long long)o.n, o.reps);
   int failed = 0;
   for (int k = 0; rc == EXIT_OK && k < o.nkinds; k++)
     rc = bench_kind(ctx, &o, o.kinds[k], host, dev, &failed);

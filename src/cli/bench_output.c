@@ -1,12 +1,15 @@
-/* bench_output.c — the table, CSV and chart of `gpuquad bench`. */
+/* bench_output.c — the table, JSON Lines, medians, CSV and chart of
+ * `gpuquad bench`. */
 #define _POSIX_C_SOURCE 200809L /* popen */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench_output.h"
+#include "cli.h"
 
 static const char *status_word(bench_status s)
 {
@@ -34,6 +37,51 @@ void bench_table_row(FILE *out, const bench_row *r)
     fprintf(out, "%11s %9s %6s %8s", "-", "-", "-", "-");
   }
   fprintf(out, "  %s%s%s\n", status_word(r->status), r->detail[0] ? ": " : "", r->detail);
+}
+
+int bench_format_from(int json, int quiet, bench_format *format)
+{
+  if (json && quiet)
+    return bench_error(EXIT_USAGE, "--json and --quiet are two outputs: take one");
+  *format = json ? BENCH_JSON : quiet ? BENCH_QUIET : BENCH_TABLE;
+  return EXIT_OK;
+}
+
+void bench_quiet_line(FILE *out, int timed, double median_us)
+{
+  fprintf(out, "%.17g\n", timed ? median_us : NAN);
+}
+
+/* The CSV file's columns, under the same keys; what the table shows as "-"
+ * is null. */
+static void json_row(FILE *out, const bench_row *r)
+{
+  json_writer w;
+  json_begin(&w, out);
+  json_uint(&w, "method_id", (uint64_t)r->method);
+  json_string(&w, "method", gqb_method_at(r->method)->name);
+  json_string(&w, "type", gqb_type_name(r->type));
+  json_string(&w, "op", gqb_op_name(r->op));
+  json_uint(&w, "n", r->n);
+  json_number(&w, "median_us", r->timed ? r->median_us : NAN);
+  json_number(&w, "min_us", r->timed ? r->min_us : NAN);
+  json_number(&w, "max_us", r->timed ? r->max_us : NAN);
+  json_number(&w, "gb_per_s", r->timed ? r->gbps : NAN);
+  json_number(&w, "percent_of_copy", r->timed ? r->percent : NAN);
+  json_number(&w, "speedup_vs_1", r->timed && r->speedup > 0 ? r->speedup : NAN);
+  json_string(&w, "verified", status_word(r->status));
+  json_string(&w, "detail", r->detail);
+  json_end(&w);
+}
+
+void bench_row_out(FILE *out, bench_format format, const bench_row *r)
+{
+  if (format == BENCH_JSON)
+    json_row(out, r);
+  else if (format == BENCH_QUIET)
+    bench_quiet_line(out, r->timed, r->median_us);
+  else
+    bench_table_row(out, r);
 }
 
 void bench_csv_header(FILE *out)

@@ -1,5 +1,5 @@
-/* bench_output.h — how `gpuquad bench` shows its rows: the table, the CSV
- * file and the gnuplot chart. */
+/* bench_output.h — how `gpuquad bench` shows its rows: the table, JSON
+ * Lines or the medians alone on stdout, the CSV file and the gnuplot chart. */
 #ifndef GQ_BENCH_OUTPUT_H
 #define GQ_BENCH_OUTPUT_H
 
@@ -24,8 +24,21 @@ typedef struct {
   char detail[256];               /* the failure, or why not applicable    */
 } bench_row;
 
+/* What stdout gets (bench and bench --hist): the table, --json (an object
+ * per row) or --quiet (a median per row). */
+typedef enum { BENCH_TABLE, BENCH_JSON, BENCH_QUIET } bench_format;
+
+/* --json and --quiet -> the format: EXIT_OK, or EXIT_USAGE with the message
+ * printed when both are given. */
+int bench_format_from(int json, int quiet, bench_format *format);
+/* --quiet's line: the median in microseconds, nan where nothing was timed
+ * (--reps=0, n/a, FAILED), so that line k is row k whatever happened. */
+void bench_quiet_line(FILE *out, int timed, double median_us);
+
 void bench_table_header(FILE *out);
 void bench_table_row(FILE *out, const bench_row *r);
+/* The row as the table, a JSON object (the CSV header's keys) or a median. */
+void bench_row_out(FILE *out, bench_format format, const bench_row *r);
 void bench_csv_header(FILE *out);
 void bench_csv_row(FILE *out, const bench_row *r);
 

@@ -1,7 +1,8 @@
 /* cmd_bench.c — `gpuquad bench`: every classic reduction strategy, verified
  * and then timed side by side with CUB, cuBLAS and the library's own path.
  * options -> (type, n) data on the device -> reference on the host -> per
- * operator and method: verify, time -> table, CSV, chart. */
+ * operator and method: verify, time -> table (or JSON Lines, or medians),
+ * CSV, chart. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -34,6 +35,10 @@ void usage_bench(FILE *out)
         "  --reps=R        timed runs per method (default 20; 0: verify only)\n"
         "  --device=DEV    cuda (default) or cuda:N\n"
         "  --csv=FILE      also write the rows as CSV\n"
+        "  --json          JSON Lines instead of the table: an object per row, the\n"
+        "                  CSV's columns as keys, null where the table shows -\n"
+        "  --quiet         only the median time in microseconds, one row a line in\n"
+        "                  the table's order (nan where nothing was timed)\n"
         "  --plot=FILE     GB/s against n (.png or .svg) through gnuplot, for the\n"
         "                  first type and operator\n"
         "  --list          list the methods\n"
@@ -73,6 +78,7 @@ typedef struct {
   uint64_t sizes[BENCH_MAX_SIZES];
   int nsizes;
   int reps, device;
+  bench_format format;
 } bench_options;
 
 /* Each comma-separated word of text through parse(word) -> index or -1. */
@@ -143,13 +149,15 @@ static int parse_options(int argc, char **argv, int first, bench_options *o, con
 {
   const char *method_text = "all", *type_text = "double", *op_text = "sum", *n_text = NULL, *reps_text = "20";
   const char *device_text = "cuda";
+  int json = 0, quiet = 0;
   const cli_option opts[] = {
     {"method", OPT_VALUE, &method_text, NULL, 0}, {"type", OPT_VALUE, &type_text, NULL, 0},
     {"op", OPT_VALUE, &op_text, NULL, 0},         {"n", OPT_VALUE, &n_text, NULL, 0},
     {"reps", OPT_VALUE, &reps_text, NULL, 0},     {"device", OPT_VALUE, &device_text, NULL, 0},
     {"csv", OPT_VALUE, csv, NULL, 0},             {"plot", OPT_VALUE, plot, NULL, 0},
     {"list", OPT_FLAG, NULL, list, 1},            {"help", OPT_FLAG, NULL, help, 1},
-    {"hist", OPT_FLAG, NULL, hist, 1},
+    {"hist", OPT_FLAG, NULL, hist, 1},            {"json", OPT_FLAG, NULL, &json, 1},
+    {"quiet", OPT_FLAG, NULL, &quiet, 1},
   };
   /* --hist (bench_hist.c) as the parse would read it: --his is --hist here too */
   if (!cli_list_options && cli_peek(argc, argv, first, opts, sizeof opts / sizeof opts[0], "hist", NULL)) {
@@ -163,7 +171,9 @@ static int parse_options(int argc, char **argv, int first, bench_options *o, con
     return parse_rc < 0 ? cli_error(EXIT_USAGE, "%s", err) : EXIT_OK;
   if (*help || *list)
     return EXIT_OK;
-  int rc = parse_list("method", method_text, parse_method, GQB_NMETHODS, o->methods, &o->nmethods);
+  int rc = bench_format_from(json, quiet, &o->format);
+  if (rc == EXIT_OK)
+    rc = parse_list("method", method_text, parse_method, GQB_NMETHODS, o->methods, &o->nmethods);
   if (rc == EXIT_OK)
     rc = parse_list("type", type_text, gqb_type_parse, GQB_NTYPES, o->types, &o->ntypes);
   if (rc == EXIT_OK)
@@ -350,7 +360,7 @@ static int bench_size(bench_run *b, gqb_type type, uint64_t n, void *h_data, dou
       if (why) {
         snprintf(r->detail, sizeof r->detail, "%s", why);
       } else if ((status = measure(b, r, &ref, us)) != GQ_SUCCESS) {
-        bench_table_row(stdout, r);
+        bench_row_out(stdout, b->o->format, r);
         return bench_error(cli_exit_status(status), "%s", r->detail);
       }
       if (r->method == 1 && r->timed)
@@ -358,7 +368,7 @@ static int bench_size(bench_run *b, gqb_type type, uint64_t n, void *h_data, dou
       if (r->timed && baseline_us > 0)
         r->speedup = baseline_us / r->median_us;
       b->failed |= r->status == BENCH_FAILED;
-      bench_table_row(stdout, r);
+      bench_row_out(stdout, b->o->format, r);
       if (cli_flush_stdout() != 0)
         return EXIT_RUNTIME; /* main reports the write error */
       if (b->csv)
@@ -401,7 +411,10 @@ static int bench_all(bench_run *b)
     free(h_data);
     return bench_error(EXIT_RUNTIME, "out of host memory for %llu elements", (unsigned long long)max_n);
   }
-  printf("device: %s, %d multiprocessors\n", gqb_device_name(b->dev), gqb_device_sms(b->dev));
+  /* the preamble is the table's: --json and --quiet print rows only */
+  const int table = o->format == BENCH_TABLE;
+  if (table)
+    printf("device: %s, %d multiprocessors\n", gqb_device_name(b->dev), gqb_device_sms(b->dev));
   int rc = EXIT_OK;
   if (o->reps > 0) {
     const size_t copy_bytes = buffer_n * sizeof(double);
@@ -412,14 +425,16 @@ static int bench_all(bench_run *b)
       bench_row probe = {0};
       summarise(us, o->reps, &probe);
       b->copy_gbps = 2.0 * (double)copy_bytes / (probe.median_us * 1e3);
-      printf("copy kernel: %.1f GB/s (read + write, %.0f MiB each way)\n", b->copy_gbps,
-             (double)copy_bytes / 1048576.0);
-      printf("timing: CUDA events, median of %d runs after 2 warm-ups\n", o->reps);
+      if (table) {
+        printf("copy kernel: %.1f GB/s (read + write, %.0f MiB each way)\n", b->copy_gbps,
+               (double)copy_bytes / 1048576.0);
+        printf("timing: CUDA events, median of %d runs after 2 warm-ups\n", o->reps);
+      }
     }
-  } else {
+  } else if (table) {
     printf("--reps=0: verification only, nothing timed\n");
   }
-  if (rc == EXIT_OK) {
+  if (rc == EXIT_OK && table) {
     putchar('\n');
     bench_table_header(stdout);
   }
