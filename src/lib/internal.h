@@ -158,6 +158,9 @@ typedef struct {
 } gq_grid_info;
 
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
+/* The parts gq_cpu_grid_sum splits a grid of `points` into (1: one thread
+ * runs it; the split depends on the points alone). */
+uint64_t gq_cpu_grid_parts(uint64_t points);
 /* The team size of every CPU parallel region (context.c): OpenMP's choice,
  * capped at GQ_CPU_THREADS_PER_PROC per processor and GQ_CPU_MAX_THREADS. */
 #define GQ_CPU_THREADS_PER_PROC 4

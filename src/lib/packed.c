@@ -38,6 +38,10 @@ static int packable(const gq_context *ctx, const gq_integrand *f, double a, doub
 {
   if (!f || f->id >= 0 || !f->g || n < 2 || n > GQ_TRAPEZOID_MAX_N || !isfinite(a) || !isfinite(b))
     return 0;
+  /* on the CPU only a problem whose own run takes one thread: a larger one
+   * keeps its whole team (the GPU's limit is its launch's: grid_batch.cu) */
+  if (ctx->backend != GQ_BACKEND_CUDA && gq_cpu_grid_parts(n - 1) > 1)
+    return 0;
   const double h = (b - a) / (double)n;
   if (!isfinite(h) || h == 0.0)
     return 0;
@@ -54,9 +58,8 @@ static int all_finite(const gq_csum s[GQ_GRID_KEYS])
 }
 
 /* The CPU's pack: the members' sums side by side, one problem a thread.
- * A problem's partition into parts depends on its points alone (the CPU
- * driver's), and a nested team of one runs the same parts in the same
- * order, so each sum is the single run's.  A problem whose sum fails is
+ * Members are problems of one part (packable), which their single run also
+ * sums on one thread, so each sum is the single run's.  A problem whose sum fails is
  * left to its single run (ready 0; the sums' order is the members'). */
 static void cpu_sums(const gq_context *ctx, packed_problem *problem, const gq_integrand *const *f, size_t count,
                      size_t members, gq_csum (*sums)[GQ_GRID_KEYS], gq_grid_info *info)

@@ -14,8 +14,8 @@
  * packed) runs as it always did.
  * The packed kernel walks each problem's points as its own launch would
  * (engine/batch_kernel.cuh), so every result is bitwise the single run's.
- * On the CPU the pack runs the problems' sums side by side, one problem a
- * thread (a problem's parts depend on its points alone). */
+ * On the CPU the pack runs the sums of problems of one part (below 64 Ki
+ * points: one thread each when alone) side by side, one problem a thread. */
 #ifndef GQ_PACKED_H
 #define GQ_PACKED_H
 

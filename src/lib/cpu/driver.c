@@ -695,11 +695,18 @@ static void run_part(const problem *p, workspace *ws, uint64_t lo, uint64_t hi, 
   part_finish(p, &A, lo, hi, out);
 }
 
+/* The parts of n items in chunks of `chunk`, min_chunks to a part at least:
+ * a function of the problem only, never of the team. */
+static uint64_t parts_of(uint64_t n, uint64_t chunk, uint64_t min_chunks)
+{
+  const uint64_t nchunks = (n + chunk - 1) / chunk, want = (nchunks + min_chunks - 1) / min_chunks;
+  return want < MAX_PARTS ? want : MAX_PARTS;
+}
+
 static int drive(const problem *p, part_result *result, double *ms)
 {
   const uint64_t chunk = (uint64_t)p->chunk, nchunks = (p->n + chunk - 1) / chunk;
-  const uint64_t want = (nchunks + p->min_chunks_per_part - 1) / p->min_chunks_per_part;
-  const uint64_t nparts = want < MAX_PARTS ? want : MAX_PARTS;
+  const uint64_t nparts = parts_of(p->n, chunk, (uint64_t)p->min_chunks_per_part);
   const int threads = gq_cpu_threads();
   const int team = (uint64_t)threads < nparts ? threads : (int)nparts;
   part_result *partial = malloc((size_t)(nparts ? nparts : 1) * sizeof *partial);
@@ -747,13 +754,17 @@ static void no_jit(gq_grid_info *info, double ms)
   info->jit = GQ_JIT_NONE;
 }
 
+/* 32 chunks (64 Ki points) per part of a grid at least: less is not worth a thread */
+enum { GRID_MIN_CHUNKS = 32 };
+
+uint64_t gq_cpu_grid_parts(uint64_t points) { return parts_of(points, CHUNK, GRID_MIN_CHUNKS); }
+
 int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info)
 {
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
-  /* 32 chunks (64 Ki points) per part at least: less is not worth a thread */
   const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_KEYED_SUMS,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g,
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g,
                      .progress = ctx};
   part_result r;
   double ms;
@@ -770,7 +781,7 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ
 int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *g, uint64_t *count, uint64_t *first)
 {
   const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_NONFINITE,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = 32, .grid = g,
+                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g,
                      .progress = ctx};
   part_result r;
   const int status = drive(&p, &r, NULL);
