@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_output.h"
 #include "cli.h"
@@ -107,23 +106,6 @@ void bench_csv_row(FILE *out, const bench_row *r)
     fputc(*p, out);
   }
   fputs("\"\n", out);
-}
-
-int bench_find_gnuplot(char *path, size_t len)
-{
-  const char *env = getenv("PATH");
-  if (!env)
-    return -1;
-  for (const char *dir = env; *dir;) {
-    const size_t dlen = strcspn(dir, ":");
-    snprintf(path, len, "%.*s/gnuplot", (int)(dlen ? dlen : 1), dlen ? dir : ".");
-    if (access(path, X_OK) == 0)
-      return 0;
-    dir += dlen;
-    if (*dir == ':')
-      dir++;
-  }
-  return -1;
 }
 
 int bench_plot(const char *gnuplot, const char *file, const bench_row *rows, size_t nrows, gqb_type type,

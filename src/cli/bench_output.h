@@ -42,9 +42,6 @@ void bench_row_out(FILE *out, bench_format format, const bench_row *r);
 void bench_csv_header(FILE *out);
 void bench_csv_row(FILE *out, const bench_row *r);
 
-/* The gnuplot on PATH: 0 and its path, or -1. */
-int bench_find_gnuplot(char *path, size_t len);
-
 /* GB/s against n (log2 axis), one line per method, for the rows of type x op
  * that were timed; `title` names the device and the copy bandwidth.  Format
  * from the extension (.png or .svg).  Returns 0, or -1 with err. */

@@ -15,6 +15,7 @@
 #include "bench_verify.h"
 #include "cli.h"
 #include "numparse.h"
+#include "plot.h" /* plot_find_gnuplot */
 
 #define BENCH_MAX_N (UINT64_C(1) << 30)
 #define BENCH_MAX_SIZES 64
@@ -467,7 +468,7 @@ int cmd_bench(int argc, char **argv, int first)
     return EXIT_OK;
   }
   char gnuplot[4096];
-  if (plot_path && bench_find_gnuplot(gnuplot, sizeof gnuplot) != 0)
+  if (plot_path && !plot_find_gnuplot(gnuplot, sizeof gnuplot))
     return bench_error(EXIT_USAGE, "--plot=%s: gnuplot is not on PATH", plot_path);
 #ifndef HAVE_CUDA
   (void)csv_path;

@@ -10,8 +10,7 @@
 #include "mpi.h"
 #include "plot.h"
 
-/* The full path of gnuplot on PATH into buf; 0 if there is none. */
-static int find_gnuplot(char *buf, size_t size)
+int plot_find_gnuplot(char *buf, size_t size)
 {
   const char *path = getenv("PATH");
   if (!path)
@@ -51,7 +50,7 @@ int plot_check(const char *path)
     if (*p == '\'' || *p < 0x20)
       return cli_error(EXIT_USAGE, "--plot=%s: the name may not hold a quote or a control character", path);
   char gnuplot[4096];
-  if (!find_gnuplot(gnuplot, sizeof gnuplot))
+  if (!plot_find_gnuplot(gnuplot, sizeof gnuplot))
     return cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH (install it, e.g. the gnuplot-nox "
                                  "package, or leave --plot out)", path);
   if (strchr(gnuplot, '\''))
@@ -62,7 +61,7 @@ int plot_check(const char *path)
 FILE *plot_open(const char *path)
 {
   char gnuplot[4096], command[4200];
-  if (!find_gnuplot(gnuplot, sizeof gnuplot)) {
+  if (!plot_find_gnuplot(gnuplot, sizeof gnuplot)) {
     cli_error(EXIT_USAGE, "--plot=%s: gnuplot was not found on PATH", path);
     return NULL;
   }

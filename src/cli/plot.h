@@ -23,6 +23,10 @@ int plot_check(const char *path);
 FILE *plot_open(const char *path);
 int plot_close(FILE *g, const char *path);
 
+/* The full path of gnuplot on PATH into buf; 0 if there is none (plot_check
+ * and plot_open look it up so; bench draws its own chart with it). */
+int plot_find_gnuplot(char *buf, size_t size);
+
 /* text as a gnuplot string: single quotes, a quote doubled. */
 void plot_string(FILE *g, const char *text);
 
