@@ -70,3 +70,66 @@ try:
         timed("lepage_vegas_cpu", n, run)
 except ImportError as e:
     print("%-18s %12s %10s %s" % ("lepage_vegas_cpu", "-", "missing", e))
+
+# The ladder (bench_vegas's, for the peers): wall ms of one call to a
+# relative error of 1e-4 .. 1e-8, n doubled from 2^16 while a call takes
+# under LADDER_MS.  Lepage's vegas reports a standard error, which is what
+# bench_vegas's ladder reads for gpuquad; torchquad's VEGAS reports none, so
+# its rung is the root-mean-square relative error over three seeds (the true
+# error, which a standard error estimates).
+LADDER_MS = 3000.0
+TARGETS = (1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
+
+
+def ladder(name, call):
+    """call(n) -> (ms, relative error); prints the first n meeting each target."""
+    reached = {}
+    log2n = 16
+    while log2n <= 34 and len(reached) < len(TARGETS):
+        try:
+            ms, rel = call(1 << log2n)
+        except Exception as e:  # a peer that refuses a size ends its ladder
+            print("# %s refused 2^%d: %s" % (name, log2n, str(e)[:60]))
+            break
+        for t in TARGETS:
+            if t not in reached and rel <= t:
+                reached[t] = "%.3f (%d)" % (ms, log2n)
+        if ms > LADDER_MS:
+            break
+        log2n += 1
+    print("%-16s" % name + "".join(" %16s" % reached.get(t, "-") for t in TARGETS))
+    sys.stdout.flush()
+
+
+print("\n# ladder: wall ms to a relative error of 1e-4 .. 1e-8 on the 4-D peak (n doubled from 2^16; "
+      "'-' beyond the largest n tried); the n reached in parentheses (log2)")
+print("%-16s" % "method" + "".join(" %16s" % ("%g" % t) for t in TARGETS))
+try:
+    def torchquad_rung(n):
+        runs, times = [], []
+        for seed in (1, 2, 3):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            v = VEGAS().integrate(peak, dim=4, N=n, integration_domain=[[0.0, 1.0]] * 4, seed=seed)
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+            runs.append((float(v) - exact) / exact)
+        return statistics.median(times) * 1e3, math.sqrt(sum(r * r for r in runs) / len(runs))
+
+    torchquad_rung(1 << 16)  # warm-up
+    ladder("torchquad_vegas", torchquad_rung)
+except NameError as e:
+    print("%-16s missing (%s)" % ("torchquad_vegas", e))
+
+try:
+    def lepage_rung(n):
+        t0 = time.perf_counter()
+        integ = vegas.Integrator([[0, 1]] * 4)
+        integ(vegas.batchintegrand(peak_batch), nitn=5, neval=max(n // 15, 1000))
+        r = integ(vegas.batchintegrand(peak_batch), nitn=10, neval=max(n // 15, 1000))
+        return (time.perf_counter() - t0) * 1e3, r.sdev / abs(r.mean)
+
+    vegas.Integrator  # NameError where vegas is missing
+    ladder("lepage_vegas_cpu", lepage_rung)
+except NameError as e:
+    print("%-16s missing (%s)" % ("lepage_vegas_cpu", e))

@@ -34,11 +34,11 @@ constexpr int BLOCK = 256;
 template <int D> struct Pass {
   const double *edges;                  // D x (bins + 1)
   const unsigned long long *counts;     // hcubes
-  const unsigned long long *first_quad; // hcubes + 1
+  const unsigned long long *first_quad; // hcubes + 1: the pass's quads at hcubes
   double *sum, *sum2;                   // hcubes each (zeroed)
   double *train, *train_weight;         // D x bins each (zeroed)
   double a[D], w[D];
-  unsigned long long seed, quads;
+  unsigned long long seed;
   unsigned int hcubes, pass;
   int bins, strata;
 };
@@ -90,11 +90,12 @@ __global__ void __launch_bounds__(BLOCK) pass_kernel(const Pass<D> p)
   }
   const Cells sum{p.sum}, sum2{p.sum2};
   const Map map;
+  const unsigned long long quads = p.first_quad[p.hcubes]; // computed on the device (alloc.cu)
   const unsigned long long stride = (unsigned long long)gridDim.x * BLOCK;
-  for (unsigned long long base = (unsigned long long)blockIdx.x * BLOCK; base < p.quads; base += stride) {
+  for (unsigned long long base = (unsigned long long)blockIdx.x * BLOCK; base < quads; base += stride) {
     const unsigned long long mine = base + threadIdx.x;
-    const bool valid = mine < p.quads;
-    const unsigned long long q = valid ? mine : p.quads - 1;
+    const bool valid = mine < quads;
+    const unsigned long long q = valid ? mine : quads - 1;
     const unsigned int h = hcube_of(p.first_quad, p.hcubes, q);
     const unsigned long long k4 = q - p.first_quad[h], n = p.counts[h];
     const int lanes = valid ? (n - 4 * k4 < 4 ? (int)(n - 4 * k4) : 4) : 0;

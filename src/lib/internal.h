@@ -363,6 +363,25 @@ typedef struct {
  * memory, else WARP. */
 enum { GQ_VEGAS_BINS_AUTO = 0, GQ_VEGAS_BINS_WARP = 1, GQ_VEGAS_BINS_SHARED = 2 };
 int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info);
+/* The CUDA backend keeps a run on the device (kernels/vegas/vegas.cu): open
+ * loads the module and sends p's first tables (edges, counts, first_quad);
+ * each sample is pass p->pass, returning the pass's totals (pass_estimate's
+ * estimate and variance over the unit cube, and the samples drawn) and the
+ * training cells into p->train and p->train_weight; next sends p->edges and
+ * computes the next pass's counts on the device from the pass's spreads
+ * (vegas_alloc.h's rule, per_pass samples, sigma^beta); close frees (NULL
+ * is fine; also after a failed open, which may leave *out set).
+ * gq_cuda_vegas_pass is one pass over p's own tables, sums and cells back. */
+typedef struct gq_cuda_vegas gq_cuda_vegas;
+typedef struct {
+  double estimate, variance;
+  uint64_t samples;
+} gq_vegas_totals;
+int gq_cuda_vegas_open(struct gq_cuda_state *st, const gq_vegas_pass *p, uint64_t per_pass, double beta,
+                       gq_cuda_vegas **out, gq_grid_info *info);
+int gq_cuda_vegas_sample(gq_cuda_vegas *v, const gq_vegas_pass *p, gq_vegas_totals *t, gq_grid_info *info);
+int gq_cuda_vegas_next(gq_cuda_vegas *v, const gq_vegas_pass *p);
+void gq_cuda_vegas_close(gq_cuda_vegas *v);
 int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info);
 /* check/integral.c: the integral of (|f| / norm)^power over [lo, hi], or its mean
  * under the standard normal density (line != 0), by QAGS/QAGI; GQ_EDOM with

@@ -161,6 +161,24 @@ int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid
   (void)st; (void)p; (void)info;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
+int gq_cuda_vegas_open(struct gq_cuda_state *st, const gq_vegas_pass *p, uint64_t per_pass, double beta,
+                       gq_cuda_vegas **out, gq_grid_info *info)
+{
+  (void)st; (void)p; (void)per_pass; (void)beta; (void)info;
+  *out = NULL;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_vegas_sample(gq_cuda_vegas *v, const gq_vegas_pass *p, gq_vegas_totals *t, gq_grid_info *info)
+{
+  (void)v; (void)p; (void)t; (void)info;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_vegas_next(gq_cuda_vegas *v, const gq_vegas_pass *p)
+{
+  (void)v; (void)p;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+void gq_cuda_vegas_close(gq_cuda_vegas *v) { (void)v; }
 int gq_cuda_exact_reduce(struct gq_cuda_state *st, const gq_array_reduce *p, int magnitudes, struct gq_exact_acc *out)
 {
   (void)st; (void)p; (void)magnitudes; (void)out;

@@ -1,10 +1,12 @@
 /* vegas.c — gq_mc_vegas: the host's part of VEGAS+ (G. P. Lepage, J. Comput.
  * Phys. 439, 2021), shared by both backends.  A pass of samples runs on the
- * backend (gq_vegas_pass: cpu/vegas.c, kernels/vegas/); between passes this
- * file refines the per-axis grids from the passes' training sums (damped by
- * alpha), reallocates the samples over the hypercubes (sigma_h^beta), and
- * finally averages the iterations after the warm-up, weighted by their
- * inverse variances, with chi^2 of their agreement.
+ * backend (gq_vegas_pass: cpu/vegas.c; on CUDA a run kept on the device,
+ * kernels/vegas/); between passes this file refines the per-axis grids from
+ * the passes' training sums (damped by alpha) and, for the CPU backend,
+ * reallocates the samples over the hypercubes (sigma_h^beta, vegas_alloc.h's
+ * rule, which the CUDA backend applies on the device); finally it averages
+ * the iterations after the warm-up, weighted by their inverse variances,
+ * with chi^2 of their agreement.
  *
  * Everything here depends on the sums only, never on timing or threads, so
  * a run is reproducible; the sums of the two backends differ only where f's
@@ -20,13 +22,13 @@
 #include <gsl/gsl_cdf.h>
 
 #include "internal.h"
+#include "vegas_alloc.h"
 #include "vegas_map.h"
 
 #define Z95 1.959963984540054 /* the 97.5% quantile of N(0, 1) */
 /* Samples: ranks within a hypercube stay below 2^42 (vegas_map.h). */
 #define MAX_SAMPLES (UINT64_C(1) << 44)
 enum {
-  MIN_PER_HCUBE = 2,   /* a variance per hypercube needs two samples         */
   AIM_PER_HCUBE = 4,   /* the strata: as many as leave this many per hypercube */
   MIN_PER_BIN = 8,     /* bins at most (samples per pass) / this              */
 };
@@ -173,25 +175,26 @@ static int run_init(run *r, const gq_integrand *f, const gq_mc_options *o, const
 
 /* The pass's integral of g J over the unit cube and its variance: the
  * hypercubes' means, each of volume 1 / hcubes; var_h / n_h each.  The
- * variances var_h are kept in spread[] for reallocate. */
-static void pass_estimate(run *r, double *estimate, double *variance, uint64_t *samples)
+ * variances var_h are kept in spread[] for reallocate.  (The CUDA backend
+ * computes the same on the device: kernels/vegas/alloc.cu.) */
+static void pass_estimate(run *r, gq_vegas_totals *t)
 {
   const gq_vegas_pass *p = &r->pass;
   gq_csum mean = {0.0, 0.0}, var = {0.0, 0.0};
   uint64_t n = 0;
   for (uint32_t h = 0; h < p->hcubes; h++) {
     const double nh = (double)r->counts[h];
-    const double m = r->sum[h] / nh;
-    const double v = fmax(0.0, (r->sum2[h] - r->sum[h] * m) / (nh - 1.0));
+    double m, v;
+    gq_vegas_hcube_moments(r->sum[h], r->sum2[h], nh, &m, &v);
     r->spread[h] = v;
     gq_csum_add(&mean, m);
     gq_csum_add(&var, v / nh);
     n += r->counts[h];
   }
   const double vol = 1.0 / (double)p->hcubes;
-  *estimate = gq_csum_value(mean) * vol;
-  *variance = gq_csum_value(var) * vol * vol;
-  *samples = n;
+  t->estimate = gq_csum_value(mean) * vol;
+  t->variance = gq_csum_value(var) * vol * vol;
+  t->samples = n;
 }
 
 /* The mean of (g J)^2 in each bin, train / weight.  A bin no sample reached
@@ -263,45 +266,45 @@ static void refine_axis(double *edges, const double *train, const double *count,
   edges[bins] = 1.0;
 }
 
-/* sigma^beta from the variance sigma^2: the default beta = 3/4 by square
- * roots, v^(3/8) = (v^(1/8))^3, several times faster than pow over the
- * hundreds of thousands of hypercubes of a pass. */
-static double spread_power(double variance, double beta)
-{
-  if (beta == 0.75) {
-    const double eighth = sqrt(sqrt(sqrt(variance)));
-    return eighth * eighth * eighth;
-  }
-  return pow(variance, 0.5 * beta);
-}
-
-/* Samples for the next pass: MIN_PER_HCUBE each, the rest in proportion to
- * sigma_h^beta (the spread of g J in hypercube h; spread[] holds sigma_h^2
- * from pass_estimate); even when no hypercube has a spread (g J constant) or
- * a spread is not finite. */
+/* Samples for the next pass by vegas_alloc.h's rule: GQ_VEGAS_MIN_PER_HCUBE
+ * each, the rest in proportion to sigma_h^beta (spread[] holds sigma_h^2
+ * from pass_estimate) by exact integer weights; even when no hypercube has a
+ * spread (g J constant) or a spread is not finite. */
 static void reallocate(run *r)
 {
   const gq_vegas_pass *p = &r->pass;
-  double total = 0.0;
+  double most = 0.0;
   for (uint32_t h = 0; h < p->hcubes; h++) {
-    r->spread[h] = spread_power(r->spread[h], r->beta);
-    total += r->spread[h];
+    r->spread[h] = gq_vegas_spread_power(r->spread[h], r->beta);
+    most = fmax(most, gq_vegas_spread_for_max(r->spread[h]));
   }
-  const uint64_t spare = r->per_pass - (uint64_t)MIN_PER_HCUBE * p->hcubes;
-  if (!(total > 0.0) || !isfinite(total)) {
+  if (!gq_vegas_proportional(most)) {
     for (uint32_t h = 0; h < p->hcubes; h++)
       r->counts[h] = r->per_pass / p->hcubes + (h < r->per_pass % p->hcubes);
     return;
   }
-  /* rounded by the running total, so the counts add up to per_pass exactly */
-  double running = 0.0;
-  uint64_t given = 0;
+  uint64_t total = 0;
   for (uint32_t h = 0; h < p->hcubes; h++) {
-    running += r->spread[h];
-    const uint64_t upto = h + 1 == p->hcubes ? spare : (uint64_t)fmin((double)spare, floor((double)spare * (running / total)));
-    r->counts[h] = MIN_PER_HCUBE + (upto > given ? upto - given : 0);
-    given = upto > given ? upto : given;
+    r->counts[h] = gq_vegas_weight(r->spread[h], most); /* the weight, for now */
+    total += r->counts[h];
   }
+  const uint64_t spare = r->per_pass - (uint64_t)GQ_VEGAS_MIN_PER_HCUBE * p->hcubes;
+  uint64_t running = 0, given = 0;
+  for (uint32_t h = 0; h < p->hcubes; h++) {
+    running += r->counts[h];
+    const uint64_t upto = gq_vegas_spare_upto(spare, running, total);
+    r->counts[h] = GQ_VEGAS_MIN_PER_HCUBE + (upto - given);
+    given = upto;
+  }
+}
+
+/* The next pass's first_quad from counts (the CPU backend's; the CUDA
+ * backend's are computed on the device). */
+static void quad_offsets(run *r)
+{
+  r->first_quad[0] = 0;
+  for (uint32_t h = 0; h < r->pass.hcubes; h++)
+    r->first_quad[h + 1] = r->first_quad[h] + (r->counts[h] + 3) / 4;
 }
 
 static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o, const gq_vegas_options *v,
@@ -326,26 +329,32 @@ static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o,
     run_free(&state);
     return gq_fail(GQ_ENOMEM, "VEGAS: no memory for %d iterations", v->iterations);
   }
+  const int cuda = ctx->backend == GQ_BACKEND_CUDA;
+  gq_cuda_vegas *device = NULL;
+  quad_offsets(&state);
+  if (cuda) {
+    gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
+    status = gq_cuda_vegas_open(ctx->cuda, p, state.per_pass, state.beta, &device, &info);
+    r->jit = info.jit;
+    r->compile_ms = info.compile_ms;
+  }
   const double t0 = gq_wall_ms();
   for (int pass = 0; pass < passes && status == GQ_SUCCESS; pass++) {
     p->pass = (unsigned)pass;
-    state.first_quad[0] = 0;
-    for (uint32_t h = 0; h < p->hcubes; h++)
-      state.first_quad[h + 1] = state.first_quad[h] + (state.counts[h] + 3) / 4;
     gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-    status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_vegas_pass(ctx->cuda, p, &info)
-                                             : gq_cpu_vegas_pass(p, &info);
+    gq_vegas_totals totals;
+    if (cuda) {
+      status = gq_cuda_vegas_sample(device, p, &totals, &info);
+    } else {
+      status = gq_cpu_vegas_pass(p, &info);
+      if (status == GQ_SUCCESS)
+        pass_estimate(&state, &totals);
+    }
     if (status != GQ_SUCCESS)
       break;
-    if (pass == 0) {
-      r->jit = info.jit;
-      r->compile_ms = info.compile_ms;
-    }
     r->kernel_ms += info.ms;
-    double estimate, variance;
-    uint64_t samples;
-    pass_estimate(&state, &estimate, &variance, &samples);
-    r->n += samples;
+    const double estimate = totals.estimate, variance = totals.variance;
+    r->n += totals.samples;
     if (!isfinite(estimate) || !isfinite(variance)) {
       status = gq_fail(GQ_EDOM, "f is not finite at some of the samples of iteration %d, or its sums overflow: "
                        "the estimate is %g", pass + 1, estimate);
@@ -366,9 +375,15 @@ static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o,
         for (int d = 0; d < p->dims; d++)
           refine_axis(state.edges + (size_t)d * (p->bins + 1), state.train + (size_t)d * p->bins,
                       state.train_weight + (size_t)d * p->bins, state.weight, p->bins, state.alpha);
-      reallocate(&state);
+      if (cuda) {
+        status = gq_cuda_vegas_next(device, p);
+      } else {
+        reallocate(&state);
+        quad_offsets(&state);
+      }
     }
   }
+  gq_cuda_vegas_close(device);
   run_free(&state);
   if (status == GQ_SUCCESS) {
     /* Iterations without variance are exact for g J (a constant): their plain

@@ -19,10 +19,11 @@
 
 #include "philox.h"
 
-/* The most hypercubes a pass: beyond, the host's work per hypercube and pass
- * (sums, allocation, and on a GPU their transfers) costs more than the finer
- * stratification gains (BENCHMARKS.md, issue 17).  The counter layout above
- * would allow 2^20. */
+/* The most hypercubes a pass: beyond, the CPU backend's host work per
+ * hypercube and pass (sums, allocation) costs more than the finer
+ * stratification gains (BENCHMARKS.md, issue 17); the CUDA backend keeps
+ * them on the device, and both keep the same limit so that they draw the
+ * same samples.  The counter layout above would allow 2^20. */
 #define GQ_VEGAS_MAX_HCUBES (1u << 16)
 
 GQ_PHILOX_HD gq_philox4 gq_vegas_quad(unsigned long long seed, unsigned int pass, unsigned int hcube,
