@@ -357,12 +357,29 @@ typedef struct {
   double *sum, *sum2;        /* hcubes each                                 */
   double *train, *train_weight; /* dims x bins each                         */
   int bins_method;           /* GPU: GQ_VEGAS_BINS_*                        */
+  /* CPU, a share's pass (vegas_share.c): with part_cells set, only parts
+   * [part_first, part_first + part_count) of gq_cpu_vegas_parts(hcubes) run,
+   * and each part's cells (train, then train_weight: 2 dims x bins doubles)
+   * go to part_cells instead of train and train_weight. */
+  uint32_t part_first, part_count;
+  double *part_cells;
 } gq_vegas_pass;
 /* How the GPU accumulates train and train_weight (kernels/vegas/vegas.cuh):
  * AUTO is SHARED where their 2 x dims x bins doubles fit in 48 KiB of shared
  * memory, else WARP. */
 enum { GQ_VEGAS_BINS_AUTO = 0, GQ_VEGAS_BINS_WARP = 1, GQ_VEGAS_BINS_SHARED = 2 };
 int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info);
+/* The CPU pass's parts: contiguous ranges of hypercubes, whose cells are
+ * summed in part order (gq_vegas_sum_parts: part s's cells at train + s
+ * stride and weight + s stride), so that the cells do not depend on the
+ * number of threads, nor of ranks. */
+uint32_t gq_cpu_vegas_parts(uint32_t hcubes);
+void gq_vegas_sum_parts(const double *train, const double *weight, uint32_t parts, size_t stride, size_t cells,
+                        double *train_out, double *weight_out);
+/* vegas_share.c: pass p divided among the ranks of ctx's share, every rank
+ * left with the whole pass's sums and cells (the CUDA backend's share of the
+ * hypercubes through gq_cuda_vegas_pass). */
+int gq_vegas_shared_pass(gq_context *ctx, const gq_vegas_pass *p, gq_grid_info *info);
 /* The CUDA backend keeps a run on the device (kernels/vegas/vegas.cu): open
  * loads the module and sends p's first tables (edges, counts, first_quad);
  * each sample is pass p->pass, returning the pass's totals (pass_estimate's

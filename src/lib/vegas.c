@@ -329,7 +329,9 @@ static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o,
     run_free(&state);
     return gq_fail(GQ_ENOMEM, "VEGAS: no memory for %d iterations", v->iterations);
   }
-  const int cuda = ctx->backend == GQ_BACKEND_CUDA;
+  /* on a GPU the run stays on the device; a share's passes (vegas_share.c)
+   * merge every hypercube's sums on the host, as the CPU backend keeps them */
+  const int shared = ctx->share.ranks > 1, cuda = ctx->backend == GQ_BACKEND_CUDA && !shared;
   gq_cuda_vegas *device = NULL;
   quad_offsets(&state);
   if (cuda) {
@@ -346,9 +348,13 @@ static int vegas(gq_context *ctx, const gq_integrand *f, const gq_mc_options *o,
     if (cuda) {
       status = gq_cuda_vegas_sample(device, p, &totals, &info);
     } else {
-      status = gq_cpu_vegas_pass(p, &info);
+      status = shared ? gq_vegas_shared_pass(ctx, p, &info) : gq_cpu_vegas_pass(p, &info);
       if (status == GQ_SUCCESS)
         pass_estimate(&state, &totals);
+      if (pass == 0) {
+        r->jit = info.jit;
+        r->compile_ms = info.compile_ms;
+      }
     }
     if (status != GQ_SUCCESS)
       break;

@@ -117,29 +117,35 @@ static void run_range(block *b, const gq_vegas_pass *p, uint32_t lo, uint32_t hi
     block_flush(b, p);
 }
 
+uint32_t gq_cpu_vegas_parts(uint32_t hcubes) { return hcubes < PARTS ? hcubes : PARTS; }
+
 int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info)
 {
   const double t0 = gq_wall_ms();
-  const uint32_t parts = p->hcubes < PARTS ? p->hcubes : PARTS;
+  const uint32_t parts = gq_cpu_vegas_parts(p->hcubes);
+  /* the parts this call runs: all, or a share's (p->part_cells) */
+  const uint32_t first = p->part_cells ? p->part_first : 0, count = p->part_cells ? p->part_count : parts;
   const size_t cells = (size_t)p->dims * (size_t)p->bins;
-  double *train = calloc(2 * (size_t)parts * cells, sizeof *train), *weight = train + (size_t)parts * cells;
+  double *train = calloc(2 * (size_t)(count ? count : 1) * cells, sizeof *train),
+         *weight = train + (size_t)count * cells;
   if (!train)
-    return gq_fail(GQ_ENOMEM, "VEGAS: no memory for %u x %zu training bins", parts, cells);
+    return gq_fail(GQ_ENOMEM, "VEGAS: no memory for %u x %zu training bins", count, cells);
   memset(p->sum, 0, p->hcubes * sizeof *p->sum);
   memset(p->sum2, 0, p->hcubes * sizeof *p->sum2);
   const int threads = gq_cpu_threads();
-  const int team = (uint32_t)threads < parts ? threads : (int)parts;
+  const int team = (uint32_t)threads < count ? threads : (int)count;
   int failed = 0;
 #pragma omp parallel num_threads(team > 1 ? team : 1) if (team > 1) reduction(| : failed)
   {
     block b;
     failed = !block_open(&b, p);
 #pragma omp for schedule(dynamic)
-    for (uint32_t s = 0; s < parts; s++) {
+    for (uint32_t j = 0; j < count; j++) {
       if (failed)
         continue;
-      b.train = train + (size_t)s * cells;
-      b.train_weight = weight + (size_t)s * cells;
+      const uint32_t s = first + j;
+      b.train = train + (size_t)j * cells;
+      b.train_weight = weight + (size_t)j * cells;
       run_range(&b, p, (uint32_t)((uint64_t)s * p->hcubes / parts), (uint32_t)((uint64_t)(s + 1) * p->hcubes / parts));
     }
     block_close(&b, p);
@@ -148,18 +154,31 @@ int gq_cpu_vegas_pass(const gq_vegas_pass *p, gq_grid_info *info)
     free(train);
     return gq_fail(GQ_ENOMEM, "VEGAS: no memory for the CPU's point blocks");
   }
-  for (size_t c = 0; c < cells; c++) {
-    double t = 0.0, k = 0.0;
-    for (uint32_t s = 0; s < parts; s++) {
-      t += train[(size_t)s * cells + c];
-      k += weight[(size_t)s * cells + c];
+  if (p->part_cells) { /* each part's cells, train then weight, for the share's merge */
+    for (uint32_t j = 0; j < count; j++) {
+      memcpy(p->part_cells + (size_t)j * 2 * cells, train + (size_t)j * cells, cells * sizeof *train);
+      memcpy(p->part_cells + ((size_t)j * 2 + 1) * cells, weight + (size_t)j * cells, cells * sizeof *train);
     }
-    p->train[c] = t;
-    p->train_weight[c] = k;
+  } else {
+    gq_vegas_sum_parts(train, weight, count, cells, cells, p->train, p->train_weight);
   }
   free(train);
   info->ms = gq_wall_ms() - t0;
   info->compile_ms = 0.0;
   info->jit = GQ_JIT_NONE;
   return GQ_SUCCESS;
+}
+
+void gq_vegas_sum_parts(const double *train, const double *weight, uint32_t parts, size_t stride, size_t cells,
+                        double *train_out, double *weight_out)
+{
+  for (size_t c = 0; c < cells; c++) {
+    double t = 0.0, k = 0.0;
+    for (uint32_t s = 0; s < parts; s++) {
+      t += train[(size_t)s * stride + c];
+      k += weight[(size_t)s * stride + c];
+    }
+    train_out[c] = t;
+    weight_out[c] = k;
+  }
 }
