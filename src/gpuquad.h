@@ -1249,6 +1249,17 @@ gq_dtype gq_reader_stored_dtype(const gq_reader *r);
 /* int64/uint64 values read so far that a double could not hold exactly. */
 uint64_t gq_reader_inexact(const gq_reader *r);
 
+/* ---- mdata ---- */
+/* A stream of scans divided among processes (gpuquad scan under mpirun):
+ * each scans its part from zero to learn its total (the carry gq_scan ends
+ * with), and then its part again from the merge of the totals of the parts
+ * before it, in order.  carry becomes the carry of carry's elements followed
+ * by later's: TwoSum of the sums, the errors added (the merge gq_scan's own
+ * chunks use), integers added modulo 2^64.  Integer-valued data whose sums
+ * stay below 2^53 merge exactly, so their scan is the same for every
+ * division; other doubles stay within gq_scan's bound.  GQ_EINVAL for NULL. */
+int gq_scan_carry_merge(gq_scan_carry *carry, const gq_scan_carry *later);
+
 #ifdef __cplusplus
 }
 #endif

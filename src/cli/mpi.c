@@ -75,7 +75,7 @@ static int given(int argc, char **argv, const char *name)
  * whole, and write the same --out file). */
 static int splits(int argc, char **argv)
 {
-  static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats"};
+  static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats", "hist", "scan"};
   if (given(argc, argv, "help") || given(argc, argv, "version") || given(argc, argv, "cumulative"))
     return 0;
   if (integrate_data_wanted(argc, argv, 2))
