@@ -69,8 +69,8 @@ int data_hist_combine(gq_hist *h, int status)
   char *flat = malloc(bytes);
   if (!flat) /* every rank still meets the others, saying so */
     return cli_mpi_combine(NULL, 0, NULL, GQ_ENOMEM, NULL);
-  gq_hist v = hist_view(flat);
   memcpy(flat, h, sizeof *h);
+  gq_hist v = hist_view(flat);
   memcpy(v.counts, h->counts, h->cells * sizeof *h->counts);
   if (h->sums) {
     memcpy(v.sums, h->sums, h->cells * sizeof *h->sums);
