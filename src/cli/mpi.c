@@ -70,9 +70,9 @@ static int given(int argc, char **argv, const char *name)
   return cli_peek(argc, argv, 1, decides, sizeof decides / sizeof decides[0], name, NULL);
 }
 
-/* The commands that divide their work; the others run on rank 0 alone
- * (sampled data and --cumulative among them: every rank would compute the
- * whole, and write the same --out file). */
+/* The commands that divide their work (hist and scan: data_ranks.h); the
+ * others run on rank 0 alone (sampled data and --cumulative among them:
+ * every rank would compute the whole, and write the same --out file). */
 static int splits(int argc, char **argv)
 {
   static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats", "hist", "scan"};
