@@ -315,6 +315,7 @@ static int evaluate_grid(const hist_options *o, hist_data *d)
     rc = cli_error(EXIT_USAGE, "--a, --b: b - a is beyond the double range");
   uint64_t first = 0, count = 0;
   data_share(n + 1, 1, &first, &count);
+  /* one more than the share: an empty share's malloc(0) may be NULL */
   if (rc == EXIT_OK && !(d->host[0] = malloc(((size_t)count + 1) * sizeof(double))))
     rc = cli_error(EXIT_RUNTIME, "out of host memory for %llu values", (unsigned long long)count);
   if (rc == EXIT_OK) {
