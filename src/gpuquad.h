@@ -1260,6 +1260,19 @@ uint64_t gq_reader_inexact(const gq_reader *r);
  * division; other doubles stay within gq_scan's bound.  GQ_EINVAL for NULL. */
 int gq_scan_carry_merge(gq_scan_carry *carry, const gq_scan_carry *later);
 
+/* Sampled data divided among processes (gpuquad integrate DATA under
+ * mpirun): on a context with a share (rank of ranks), gq_integrate_samples
+ * takes n, the whole's number of samples, and in y and x (NULL where count
+ * is 0) only this rank's samples [first, first + count) given here: the
+ * samples of its range of the panels (the trapezoid's intervals, Simpson's
+ * pairs of intervals), their end samples held by both neighbours, and for
+ * Simpson on an even n the last rank the last interval's three.  Each rank
+ * sums its panels; the sums are combined in rank order, and so is the
+ * search for the first sample that is not finite (out->first_bad, the
+ * whole's index).  The integral agrees with one process's to the rounding
+ * of the compensated merges. */
+void gq_samples_share(uint64_t n, gq_rule rule, int rank, int ranks, uint64_t *first, uint64_t *count);
+
 #ifdef __cplusplus
 }
 #endif
