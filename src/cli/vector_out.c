@@ -82,10 +82,6 @@ int vout_open(vout *w, const char *path, vout_format format, int is_float, int c
 int vout_open_part(vout *w, const char *path, vout_format format, int is_float, int columns, uint64_t rows,
                    uint64_t first, int create)
 {
-  if (format == VOUT_TEXT || strcmp(path, "-") == 0)
-    return cli_error(EXIT_USAGE, "--out=%s: under mpirun the ranks write their parts of one .npy or raw file at "
-                                 "their offsets (text rows have no fixed width): write .npy or raw, or run one process",
-                     path);
   int rc = EXIT_OK;
   if (create) {
     rc = vout_open(w, path, format, is_float, columns, rows);

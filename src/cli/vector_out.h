@@ -33,7 +33,8 @@ int vout_open(vout *w, const char *path, vout_format format, int is_float, int c
  * rows that every rank writes a part of: the creator (rank 0, before the
  * others open it) makes the file and its header as vout_open does; the
  * others open it without truncating it.  Each is then at its first row.
- * Text has no fixed row width, so no offsets: EXIT_USAGE for it. */
+ * VOUT_NPY or VOUT_RAW to a path: text has no fixed row width, so no
+ * offsets (the caller refuses it on every rank). */
 int vout_open_part(vout *w, const char *path, vout_format format, int is_float, int columns, uint64_t rows,
                    uint64_t first, int create);
 /* rows x columns values (float or double), row-major. */
