@@ -1140,6 +1140,7 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * reduces its range (gq_share_range, gq_generate_range) and the
  * accumulators merge in rank order (gq_*_acc_merge, whose stats indices
  * count on), the accumulator structs being plain bytes.
+ * gq_integrate_samples takes a rank's samples and combines (---- mdata ----).
  * Other calls on a shared context compute everything on every rank. */
 typedef void gq_merge_fn(void *acc, const void *other);
 typedef int gq_combine_fn(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user);
