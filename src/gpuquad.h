@@ -1142,6 +1142,7 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * count on), the accumulator structs being plain bytes.  gq_mc_vegas divides
  * each pass's hypercubes and combines their sums and training cells (on CPU
  * contexts bitwise one process's run).
+ * gq_integrate_samples takes a rank's samples and combines (---- mdata ----).
  * Other calls on a shared context compute everything on every rank. */
 typedef void gq_merge_fn(void *acc, const void *other);
 typedef int gq_combine_fn(void *partial, size_t bytes, gq_merge_fn *merge, int status, void *user);
@@ -1250,6 +1251,30 @@ const char *gq_format_name(gq_format f);
 gq_dtype gq_reader_stored_dtype(const gq_reader *r);
 /* int64/uint64 values read so far that a double could not hold exactly. */
 uint64_t gq_reader_inexact(const gq_reader *r);
+
+/* ---- mdata ---- */
+/* A stream of scans divided among processes (gpuquad scan under mpirun):
+ * each scans its part from zero to learn its total (the carry gq_scan ends
+ * with), and then its part again from the merge of the totals of the parts
+ * before it, in order.  carry becomes the carry of carry's elements followed
+ * by later's: TwoSum of the sums, the errors added (the merge gq_scan's own
+ * chunks use), integers added modulo 2^64.  Integer-valued data whose sums
+ * stay below 2^53 merge exactly, so their scan is the same for every
+ * division; other doubles stay within gq_scan's bound.  GQ_EINVAL for NULL. */
+int gq_scan_carry_merge(gq_scan_carry *carry, const gq_scan_carry *later);
+
+/* Sampled data divided among processes (gpuquad integrate DATA under
+ * mpirun): on a context with a share (rank of ranks), gq_integrate_samples
+ * takes n, the whole's number of samples, and in y and x (NULL where count
+ * is 0) only this rank's samples [first, first + count) given here: the
+ * samples of its range of the panels (the trapezoid's intervals, Simpson's
+ * pairs of intervals), their end samples held by both neighbours, and for
+ * Simpson on an even n the last rank the last interval's three.  Each rank
+ * sums its panels; the sums are combined in rank order, and so is the
+ * search for the first sample that is not finite (out->first_bad, the
+ * whole's index).  The integral agrees with one process's to the rounding
+ * of the compensated merges. */
+void gq_samples_share(uint64_t n, gq_rule rule, int rank, int ranks, uint64_t *first, uint64_t *count);
 
 #ifdef __cplusplus
 }

@@ -2,14 +2,19 @@
  * (numpy.histogram's bins), under/over/NaN apart; --values=V per-bin count,
  * sum and mean (scipy.stats.binned_statistic); two inputs and --bins=KX,KY
  * a 2-D histogram (numpy.histogram2d).  Inputs as `gpuquad stats` reads them
- * or generated on the device; --check against GSL's gsl_histogram. */
+ * or generated on the device; --check against GSL's gsl_histogram.  Under
+ * mpirun each rank counts its share of the elements (data_ranks.h) and the
+ * ranks' histograms merge in rank order: the counts are the same for every
+ * number of ranks, the binned sums within --check's bound. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_ranks.h"
 #include "hist_plot.h"
+#include "mpi.h"
 #include "plot.h"
 #include "numparse.h"
 #include "progress.h"
@@ -81,7 +86,8 @@ typedef struct {
 typedef struct {
   const char *names[3]; /* x, y, values                           */
   int inputs;           /* 1 or 2 (x, y)                          */
-  size_t n;
+  size_t n;             /* this rank's elements                   */
+  uint64_t whole;       /* every rank's                           */
   double *host[3];
   double *dev[3];
   const char *format;
@@ -149,13 +155,12 @@ static void free_data(gq_context *ctx, hist_data *d)
 /* Elements read at a time, the progress reported after each (8 MB of f64). */
 #define HIST_CHUNK ((size_t)1 << 20)
 
-/* The rest of r as a malloc'd double array (f32 widened), HIST_CHUNK
- * elements at a time: *bytes grows by each chunk's and is reported of total
- * (0 where not known in advance). */
-static int read_input(gq_reader *r, double **data, size_t *n, uint64_t *bytes, uint64_t total)
+/* The rest of r (length elements, or -1 where not known) as a malloc'd
+ * double array (f32 widened), HIST_CHUNK elements at a time: *bytes grows by
+ * each chunk's and is reported of total (0 where not known in advance). */
+static int read_input(gq_reader *r, int64_t length, double **data, size_t *n, uint64_t *bytes, uint64_t total)
 {
   char msg[512];
-  const int64_t length = gq_reader_length(r);
   const int f32 = gq_reader_dtype(r) == GQ_DTYPE_F32;
   if (length >= 0 && (uint64_t)length >= SIZE_MAX / sizeof(double))
     return cli_error(EXIT_RUNTIME, "%s: %lld elements do not fit in memory", gq_reader_name(r), (long long)length);
@@ -200,8 +205,30 @@ static int read_input(gq_reader *r, double **data, size_t *n, uint64_t *bytes, u
   return EXIT_OK;
 }
 
+/* Under mpirun: input k (opened) cut to this rank's share of the elements
+ * of the first input, the header parsed by every rank (gq_reader_slice:
+ * text, whose length is not known before it is read, cannot be divided). */
+static int slice_input(gq_reader *r[3], int k, hist_data *d)
+{
+  char msg[512];
+  const int64_t length = gq_reader_length(r[k]);
+  if (k > 0 && length >= 0 && (uint64_t)length != d->whole)
+    return cli_error(EXIT_USAGE, "%s has %llu numbers and %s %lld: they must have one per element", d->names[0],
+                     (unsigned long long)d->whole, d->names[k], (long long)length);
+  if (k == 0)
+    d->whole = length > 0 ? (uint64_t)length : 0;
+  uint64_t first, count;
+  data_share(d->whole, 1, &first, &count);
+  const int status = gq_reader_slice(r[k], first, count, msg, sizeof msg);
+  if (status != GQ_SUCCESS)
+    return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+  d->n = (size_t)count;
+  return EXIT_OK;
+}
+
 /* The inputs, all opened first so that the progress counts the bytes of
- * them all, as dot's stream does: of their sum where every length is known. */
+ * them all, as dot's stream does: of their sum where every length is known
+ * (under mpirun, of this rank's shares). */
 static int read_files(const hist_options *o, hist_data *d)
 {
   char msg[512];
@@ -221,13 +248,20 @@ static int read_files(const hist_options *o, hist_data *d)
   for (int k = 0; k < 3 && rc == EXIT_OK; k++) {
     if (!d->names[k])
       continue;
+    if (cli_mpi_ranks() > 1 && (rc = data_divisible(d->names[k])) != EXIT_OK)
+      break;
     const int status = gq_reader_open(d->names[k], &ropts, &r[k], msg, sizeof msg);
     if (status != GQ_SUCCESS)
       rc = cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
-    else if (gq_reader_length(r[k]) < 0)
+    else if (cli_mpi_ranks() > 1)
+      rc = slice_input(r, k, d);
+    if (rc != EXIT_OK || !r[k])
+      break;
+    const int64_t length = cli_mpi_ranks() > 1 ? (int64_t)d->n : gq_reader_length(r[k]);
+    if (length < 0)
       known = 0;
     else
-      total += (uint64_t)gq_reader_length(r[k]) * gq_dtype_size(gq_reader_dtype(r[k]));
+      total += (uint64_t)length * gq_dtype_size(gq_reader_dtype(r[k]));
   }
   if (!known)
     total = 0;
@@ -236,11 +270,14 @@ static int read_files(const hist_options *o, hist_data *d)
     if (!r[k])
       continue;
     size_t n = 0;
-    rc = read_input(r[k], &d->host[k], &n, &bytes, total);
+    rc = read_input(r[k], cli_mpi_ranks() > 1 ? (int64_t)d->n : gq_reader_length(r[k]), &d->host[k], &n, &bytes,
+                    total);
     if (rc != EXIT_OK)
       break;
-    d->inexact += vec_inexact_note(r[k]);
-    if (n == 0)
+    d->inexact += vec_inexact_note(r[k]); /* under mpirun: of this rank's share */
+    if (cli_mpi_ranks() == 1)
+      d->whole = n;
+    if (d->whole == 0)
       rc = cli_error(EXIT_USAGE, "%s: is empty (no numbers to count)", strcmp(d->names[k], "-") ? d->names[k] : "<stdin>");
     else if (k > 0 && n != d->n)
       rc = cli_error(EXIT_USAGE, "%s has %zu numbers and %s %zu: they must have one per element", d->names[0], d->n,
@@ -256,7 +293,7 @@ static int read_files(const hist_options *o, hist_data *d)
 
 /* --f: f(x_i) at x_i = fma(i, h, a), i = 0..n, x_n = b (gq_integrate_rule's
  * grid), evaluated on the host in double, as the expression's host
- * evaluator gives them. */
+ * evaluator gives them; under mpirun this rank's range of the i. */
 static int evaluate_grid(const hist_options *o, hist_data *d)
 {
   char err[256];
@@ -276,14 +313,17 @@ static int evaluate_grid(const hist_options *o, hist_data *d)
     rc = cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
   else if (!isfinite(b - a))
     rc = cli_error(EXIT_USAGE, "--a, --b: b - a is beyond the double range");
-  else if (!(d->host[0] = malloc(((size_t)n + 1) * sizeof(double))))
-    rc = cli_error(EXIT_RUNTIME, "out of host memory for %llu values", (unsigned long long)n + 1);
+  uint64_t first = 0, count = 0;
+  data_share(n + 1, 1, &first, &count);
+  /* one more than the share: an empty share's malloc(0) may be NULL */
+  if (rc == EXIT_OK && !(d->host[0] = malloc(((size_t)count + 1) * sizeof(double))))
+    rc = cli_error(EXIT_RUNTIME, "out of host memory for %llu values", (unsigned long long)count);
   if (rc == EXIT_OK) {
     const double h = (b - a) / (double)n;
-    for (uint64_t i = 0; i < n; i++)
-      d->host[0][i] = gq_integrand_eval(f, fma((double)i, h, a));
-    d->host[0][n] = gq_integrand_eval(f, b);
-    d->n = (size_t)n + 1;
+    for (uint64_t i = first; i < first + count; i++)
+      d->host[0][i - first] = i == n ? gq_integrand_eval(f, b) : gq_integrand_eval(f, fma((double)i, h, a));
+    d->n = (size_t)count;
+    d->whole = n + 1;
     d->names[0] = o->f;
     d->format = "expression";
   }
@@ -307,13 +347,16 @@ static int place_data(gq_context *ctx, const hist_options *o, hist_data *d)
       return cli_error(EXIT_USAGE, "--n=%s: %s", o->n, err);
     if (o->seed && gq_parse_whole(o->seed, 0, UINT64_MAX, &seed, err, sizeof err) != 0)
       return cli_error(EXIT_USAGE, "--seed=%s: %s", o->seed, err);
-    d->n = (size_t)n;
+    uint64_t first, count;
+    data_share(n, 4, &first, &count); /* whole Philox quads: each element the one a single process makes */
+    d->n = (size_t)count;
+    d->whole = n;
     d->format = "generated";
     for (int k = 0; k < d->inputs; k++) {
       d->names[k] = o->gen;
-      int status = gq_alloc(ctx, d->n * sizeof(double), (void **)&d->dev[k]);
-      if (status == GQ_SUCCESS)
-        status = gq_generate(ctx, kind, d->n, seed + (uint64_t)k, d->dev[k]);
+      int status = d->n ? gq_alloc(ctx, d->n * sizeof(double), (void **)&d->dev[k]) : GQ_SUCCESS;
+      if (status == GQ_SUCCESS && d->n)
+        status = gq_generate_range(ctx, kind, n, first, count, seed + (uint64_t)k, d->dev[k]);
       if (status == GQ_SUCCESS && o->check) {
         d->host[k] = malloc(d->n * sizeof(double));
         status = d->host[k] ? gq_copy_from(ctx, d->host[k], d->dev[k], d->n * sizeof(double)) : GQ_ENOMEM;
@@ -324,7 +367,7 @@ static int place_data(gq_context *ctx, const hist_options *o, hist_data *d)
     return EXIT_OK;
   }
   for (int k = 0; k < 3; k++) {
-    if (!d->host[k])
+    if (!d->host[k] || d->n == 0)
       continue;
     int status = gq_alloc(ctx, d->n * sizeof(double), (void **)&d->dev[k]);
     if (status == GQ_SUCCESS)
@@ -335,14 +378,19 @@ static int place_data(gq_context *ctx, const hist_options *o, hist_data *d)
   return EXIT_OK;
 }
 
+static void merge_stats(void *acc, const void *other) { gq_stats_acc_merge(acc, other); }
+
 /* numpy's default range: the finite min and max (by the statistics
- * reduction, where the data are), widened by 0.5 when they are equal. */
+ * reduction, where the data are; under mpirun of every rank's share,
+ * merged: the same for every number of ranks), widened by 0.5 when they are
+ * equal. */
 static int data_range(gq_context *ctx, const hist_data *d, int axis, double *lo, double *hi)
 {
   gq_stats_acc acc;
   gq_stats_result s;
   gq_stats_acc_init(&acc);
-  int status = gq_stats_accumulate(ctx, &acc, d->n, d->dev[axis]);
+  int status = d->n ? gq_stats_accumulate(ctx, &acc, d->n, d->dev[axis]) : GQ_SUCCESS;
+  status = cli_mpi_combine(&acc, sizeof acc, merge_stats, status, NULL);
   if (status == GQ_SUCCESS)
     status = gq_stats_finish(&acc, GQ_NAN_OMIT, &s);
   if (status != GQ_SUCCESS)
@@ -474,7 +522,7 @@ static void print_json(const gq_hist *h, const hist_data *d, gq_context *ctx, in
 static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, const uint32_t bins[2],
                gq_hist_method method, double t0)
 {
-  int rc = place_data(ctx, o, d);
+  int rc = data_agree(place_data(ctx, o, d));
   if (rc != EXIT_OK)
     return rc;
   double lo[2], hi[2];
@@ -492,7 +540,7 @@ static int run(gq_context *ctx, const hist_options *o, hist_data *d, int dims, c
                          : gq_hist_create(&h, bins[0], lo[0], hi[0], kind);
   if (status != GQ_SUCCESS)
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
-  status = gq_hist_accumulate(ctx, h, d->n, d->dev[0], d->dev[1], d->dev[2], method);
+  status = data_hist_combine(h, gq_hist_accumulate(ctx, h, d->n, d->dev[0], d->dev[1], d->dev[2], method));
   if (status != GQ_SUCCESS) {
     gq_hist_free(h);
     return cli_error(cli_exit_status(status), "%s", gq_last_error());
@@ -596,6 +644,8 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     return rc;
   if ((rc = cli_progress_check()) != EXIT_OK) /* the reading draws it */
     return rc;
+  if (o.check && cli_mpi_ranks() > 1) /* GSL's histogram on the host would see one rank's share */
+    return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
   if (o.range) { /* bad input before any data is read */
     double lo[2], hi[2];
     rc = parse_range(o.range, dims, lo, hi);
@@ -618,7 +668,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
       return cli_error(EXIT_USAGE, "--f gives one input: one --bins");
     if (o.f && o.seed)
       return cli_error(EXIT_USAGE, "--seed goes with --gen");
-    if (o.f && (rc = evaluate_grid(&o, &d)) != EXIT_OK) {
+    if (o.f && (rc = data_agree(evaluate_grid(&o, &d))) != EXIT_OK) {
       free_data(NULL, &d);
       return rc;
     }
@@ -631,7 +681,7 @@ int cmd_hist(int argc, char **argv, int first, double t0)
     d.names[0] = paths[0];
     d.names[1] = dims == 2 ? paths[1] : NULL;
     d.names[2] = o.values;
-    rc = read_files(&o, &d);
+    rc = data_agree(read_files(&o, &d));
     if (rc != EXIT_OK) {
       free_data(NULL, &d);
       return rc;

@@ -5,13 +5,18 @@
  *
  * The samples are held whole: read into host memory, then copied to the
  * context's (a stencil needs its neighbours, so the streamed chunks of the
- * data reductions would need their seams stitched; not done). */
+ * data reductions would need their seams stitched; not done).  Under mpirun
+ * each rank holds and integrates the samples of its range of the panels
+ * (gq_samples_share: the boundary samples held by both neighbours), and the
+ * library combines the ranks' sums. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_ranks.h"
+#include "mpi.h"
 #include "numparse.h"
 #include "progress.h"
 #include "vectors.h"
@@ -70,19 +75,37 @@ void usage_integrate_data(FILE *out)
 typedef struct {
   const char *name;
   void *data;
-  size_t n;
+  size_t n;       /* held: under mpirun this rank's samples */
+  uint64_t whole; /* the whole's                            */
   int is_float;
   const char *format;
   uint64_t inexact; /* int64/uint64 values that rounded on widening */
 } samples_input;
 
-static int read_whole(const char *path, const gq_reader_opts *ropts, samples_input *in)
+/* Under mpirun: r cut to the samples this rank holds for rule (the header
+ * parsed by every rank; text cannot be divided). */
+static int slice_share(gq_reader *r, gq_rule rule, samples_input *in, char *msg, size_t msglen)
+{
+  const int64_t length = gq_reader_length(r);
+  in->whole = length > 0 ? (uint64_t)length : 0;
+  uint64_t first, count;
+  gq_samples_share(in->whole, rule, cli_mpi_rank(), cli_mpi_ranks(), &first, &count);
+  return gq_reader_slice(r, first, count, msg, msglen);
+}
+
+static int read_whole(const char *path, const gq_reader_opts *ropts, gq_rule rule, samples_input *in)
 {
   char msg[512];
   gq_reader *r = NULL;
+  if (cli_mpi_ranks() > 1 && data_divisible(path) != EXIT_OK)
+    return EXIT_USAGE;
   int status = gq_reader_open(path, ropts, &r, msg, sizeof msg);
-  if (status != GQ_SUCCESS)
+  if (status == GQ_SUCCESS && cli_mpi_ranks() > 1)
+    status = slice_share(r, rule, in, msg, sizeof msg);
+  if (status != GQ_SUCCESS) {
+    gq_reader_close(r);
     return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+  }
   in->name = path;
   in->is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
   in->format = gq_format_name(gq_reader_format(r));
@@ -108,7 +131,9 @@ static int read_whole(const char *path, const gq_reader_opts *ropts, samples_inp
     }
   }
   if (status == GQ_SUCCESS)
-    in->inexact = vec_inexact_note(r);
+    in->inexact = vec_inexact_note(r); /* under mpirun: of this rank's samples */
+  if (cli_mpi_ranks() == 1)
+    in->whole = in->n;
   gq_reader_close(r);
   if (status != GQ_SUCCESS)
     return cli_error(cli_exit_status(status), "%s", msg);
@@ -223,6 +248,10 @@ static int parse(int argc, char **argv, int first, data_options *o, const char *
  * on the context (copied back for --check only). */
 typedef struct {
   samples_input y, x;
+  /* generated under mpirun: the Philox quad of y's first sample, and the
+   * elements before it there */
+  uint64_t first4;
+  size_t skip;
   int has_x, generated, is_float;
   gq_gen_kind gen;
   uint64_t seed;
@@ -244,7 +273,7 @@ static int read_inputs(const data_options *o, const char *path, const gq_reader_
     xo.column = (int)col;
     xo.column_name = NULL;
   }
-  if (o->x_path && (rc = read_whole(o->x_path, &xo, &d->x)) != EXIT_OK)
+  if (o->x_path && (rc = read_whole(o->x_path, &xo, o->rule, &d->x)) != EXIT_OK)
     return rc;
   d->has_x = o->x_path != NULL;
   if (o->v.gen) {
@@ -254,19 +283,24 @@ static int read_inputs(const data_options *o, const char *path, const gq_reader_
     d->generated = 1;
     d->y.name = o->v.gen;
     d->y.format = "generated";
-    d->y.n = n;
+    uint64_t first, count;
+    gq_samples_share(n, o->rule, cli_mpi_rank(), cli_mpi_ranks(), &first, &count);
+    d->skip = (size_t)(first % 4);
+    d->first4 = first - d->skip;
+    d->y.n = (size_t)count;
+    d->y.whole = n;
     d->y.is_float = ro->raw_dtype == GQ_DTYPE_F32;
     if (d->has_x && d->y.is_float && !d->x.is_float)
       return cli_error(EXIT_USAGE, "--gen with --dtype=f32 and f64 abscissae: generate f64 to pair them");
-  } else if ((rc = read_whole(path, ro, &d->y)) != EXIT_OK) {
+  } else if ((rc = read_whole(path, ro, o->rule, &d->y)) != EXIT_OK) {
     return rc;
   }
-  if (d->has_x && d->x.n != d->y.n)
-    return cli_error(EXIT_USAGE, "%s has %zu samples but %s has %zu abscissae: one each", d->y.name, d->y.n,
-                     d->x.name, d->x.n);
-  if (d->y.n < 2)
-    return cli_error(EXIT_USAGE, "%s: %zu sample%s: at least 2 are needed (scipy gives 0 for fewer)", d->y.name,
-                     d->y.n, d->y.n == 1 ? "" : "s");
+  if (d->has_x && d->x.whole != d->y.whole)
+    return cli_error(EXIT_USAGE, "%s has %llu samples but %s has %llu abscissae: one each", d->y.name,
+                     (unsigned long long)d->y.whole, d->x.name, (unsigned long long)d->x.whole);
+  if (d->y.whole < 2)
+    return cli_error(EXIT_USAGE, "%s: %llu sample%s: at least 2 are needed (scipy gives 0 for fewer)", d->y.name,
+                     (unsigned long long)d->y.whole, d->y.whole == 1 ? "" : "s");
   /* mixed precision: the float input widened */
   if (d->has_x && d->x.is_float != d->y.is_float && (rc = widen(d->x.is_float ? &d->x : &d->y)) != EXIT_OK)
     return rc;
@@ -274,14 +308,18 @@ static int read_inputs(const data_options *o, const char *path, const gq_reader_
   return EXIT_OK;
 }
 
+/* The samples in the context's memory (none where this rank holds none);
+ * generated ones from the Philox quad of the first (d->skip before it). */
 static int place(gq_context *ctx, int check, samples_data *d, void **dy, void **dx)
 {
-  const size_t bytes = d->y.n * (d->is_float ? sizeof(float) : sizeof(double));
-  int status = gq_alloc(ctx, bytes, dy);
+  const size_t esize = d->is_float ? sizeof(float) : sizeof(double), bytes = d->y.n * esize;
+  if (d->y.n == 0)
+    return EXIT_OK;
+  int status = gq_alloc(ctx, bytes + d->skip * esize, dy);
   if (d->generated) {
     if (status == GQ_SUCCESS)
-      status = d->is_float ? gq_generate_f(ctx, d->gen, d->y.n, d->seed, *dy)
-                           : gq_generate(ctx, d->gen, d->y.n, d->seed, *dy);
+      status = d->is_float ? gq_generate_range_f(ctx, d->gen, d->y.whole, d->first4, d->y.n + d->skip, d->seed, *dy)
+                           : gq_generate_range(ctx, d->gen, d->y.whole, d->first4, d->y.n + d->skip, d->seed, *dy);
     if (status == GQ_SUCCESS && check) {
       d->y.data = malloc(bytes);
       status = d->y.data ? gq_copy_from(ctx, d->y.data, *dy, bytes) : GQ_ENOMEM;
@@ -376,17 +414,20 @@ int cmd_integrate_data(int argc, char **argv, int first, double t0)
   memset(&d, 0, sizeof d);
   gq_context *ctx = NULL;
   void *dy = NULL, *dx = NULL;
-  rc = read_inputs(&o, path, &ro, &d);
+  if (o.v.check && cli_mpi_ranks() > 1) /* the host's reference would see one rank's samples */
+    return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
+  rc = data_agree(read_inputs(&o, path, &ro, &d));
   if (rc == EXIT_OK)
     rc = cli_open_context(o.v.device ? o.v.device : "auto", o.v.quiet, &ctx);
   if (rc == EXIT_OK)
-    rc = place(ctx, o.v.check, &d, &dy, &dx);
+    rc = data_agree(place(ctx, o.v.check, &d, &dy, &dx));
   gq_samples_result r;
   gq_ref_samples ref = {NAN, NAN};
   gq_check_outcome check = {GQ_CHECK_PASSED, 0, ""};
   if (rc == EXIT_OK) {
     const double t = cli_wall_ms();
-    const int status = gq_integrate_samples(ctx, dy, d.has_x ? dx : NULL, d.y.n, o.dx, o.rule, d.is_float, &r);
+    const void *y = dy ? (const char *)dy + d.skip * (d.is_float ? sizeof(float) : sizeof(double)) : NULL;
+    const int status = gq_integrate_samples(ctx, y, d.has_x ? dx : NULL, d.y.whole, o.dx, o.rule, d.is_float, &r);
     d.ms = cli_wall_ms() - t;
     /* a y_i that is not finite fails the computation; an x_i (the one
      * argument left to refuse) is bad input */

@@ -2,7 +2,14 @@
  * chunk by chunk, the carry passed from chunk to chunk, so files larger than
  * the GPU's memory work) or generated where the scan runs, written as .npy,
  * raw or text; a summary (first and last values, the total) on stdout, and
- * with --check every value against a long double scan on the host. */
+ * with --check every value against a long double scan on the host.
+ *
+ * Under mpirun each rank scans its share of the elements (data_ranks.h)
+ * twice: from zero, for its total; then, the ranks' totals gathered, from
+ * the merge of the totals before it (gq_scan_carry_merge), writing its part
+ * of --out at its offset (.npy or raw).  Integer data whose sums stay below
+ * 2^53 scan exactly, the same bits for every number of ranks; other doubles
+ * stay within the scan's bound (the pairs are merged in another grouping). */
 #include "config.h"
 
 #include <float.h>
@@ -10,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_ranks.h"
+#include "mpi.h"
 #include "numparse.h"
 #include "plot.h"
 #include "plots.h"
@@ -82,6 +91,13 @@ typedef struct {
   double worst; /* |y - P| / bound */
   uint64_t bad, first_bad;
   plot_series *plot; /* --plot: the sums kept for the curve, or NULL */
+  /* under mpirun: this rank's elements [share_first, + share_count) of
+   * whole, the total of all of them, and --out's file */
+  int split;
+  uint64_t whole, share_first, share_count;
+  gq_scan_carry grand;
+  const char *out_path;
+  vout_format out_format;
 } scan_run;
 
 static void check_chunk(scan_run *run, const void *x, const void *y, size_t count, uint64_t at)
@@ -133,6 +149,82 @@ static int scan_chunk(gq_context *ctx, scan_run *run, size_t count, const void *
   return status == GQ_SUCCESS ? EXIT_OK : cli_error(cli_exit_status(status), "%s", gq_last_error());
 }
 
+/* Under mpirun, between the passes: the ranks' totals gathered (status:
+ * this rank's pass so far), the carry of the ranks before this one, the
+ * total of all; then the ranks after rank 0 open their part of --out (rank
+ * 0 made the file before the gather).  The group's exit status. */
+static int share_carry(scan_run *run, gq_scan_carry total, int rc, vout *out)
+{
+  const int ranks = cli_mpi_ranks();
+  data_scan_part *all = malloc((size_t)ranks * sizeof *all);
+  const data_scan_part mine = {total, 0.0, 0.0, run->share_count};
+  const int group = data_scan_gather(&mine, all, all ? rc : EXIT_RUNTIME);
+  if (rc == EXIT_OK && !all)
+    rc = cli_error(EXIT_RUNTIME, "out of host memory");
+  else if (rc == EXIT_OK && group != EXIT_OK)
+    rc = EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  if (rc == EXIT_OK) {
+    memset(&run->carry, 0, sizeof run->carry);
+    memset(&run->grand, 0, sizeof run->grand);
+    for (int r = 0; r < ranks; r++) {
+      if (r == cli_mpi_rank())
+        run->carry = run->grand;
+      gq_scan_carry_merge(&run->grand, &all[r].total);
+    }
+  }
+  free(all);
+  if (rc == EXIT_OK && run->out_path && cli_mpi_rank() > 0)
+    rc = vout_open_part(out, run->out_path, run->out_format, run->is_float, 1, run->whole, run->share_first, 0);
+  return rc;
+}
+
+/* Under mpirun, after the second pass: the summary's values of every rank's
+ * part (the first value the first nonempty part's, the last the last one's),
+ * and the total of all as the carry. */
+static int share_summary(scan_run *run, int rc)
+{
+  const int ranks = cli_mpi_ranks();
+  data_scan_part *all = malloc((size_t)ranks * sizeof *all);
+  const data_scan_part mine = {run->carry, run->first, run->last, run->n};
+  const int group = data_scan_gather(&mine, all, all ? rc : EXIT_RUNTIME);
+  if (rc == EXIT_OK && !all)
+    rc = cli_error(EXIT_RUNTIME, "out of host memory");
+  else if (rc == EXIT_OK && group != EXIT_OK)
+    rc = EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  if (rc == EXIT_OK) {
+    run->n = 0;
+    for (int r = 0; r < ranks; r++) {
+      if (all[r].count > 0 && run->n == 0)
+        run->first = all[r].first;
+      if (all[r].count > 0)
+        run->last = all[r].last;
+      run->n += all[r].count;
+    }
+    run->carry = run->grand;
+  }
+  free(all);
+  return rc;
+}
+
+/* The input, under mpirun cut to this rank's share (the header parsed by
+ * every rank; text and pipes cannot be divided). */
+static int open_input(const char *path, const gq_reader_opts *ropts, scan_run *run, gq_reader **r)
+{
+  char msg[512];
+  if (run->split && data_divisible(path) != EXIT_OK)
+    return EXIT_USAGE;
+  int status = gq_reader_open(path, ropts, r, msg, sizeof msg);
+  if (status == GQ_SUCCESS && run->split) {
+    const int64_t length = gq_reader_length(*r);
+    run->whole = length > 0 ? (uint64_t)length : 0;
+    data_share(run->whole, 1, &run->share_first, &run->share_count);
+    status = gq_reader_slice(*r, run->share_first, run->share_count, msg, sizeof msg);
+  }
+  if (status != GQ_SUCCESS)
+    return cli_error(status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+  return EXIT_OK;
+}
+
 /* A file, chunk by chunk: read, copy, scan in place, copy back, write. */
 static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
 {
@@ -146,7 +238,7 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
     rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
   }
   /* progress in bytes read, of the whole when its length is known */
-  const int64_t length = gq_reader_length(r);
+  const int64_t length = run->split ? (int64_t)run->share_count : gq_reader_length(r);
   const uint64_t total = length > 0 ? (uint64_t)length * es : 0;
   uint64_t bytes = 0;
   while (rc == EXIT_OK) {
@@ -178,24 +270,29 @@ static int scan_file(gq_context *ctx, gq_reader *r, scan_run *run, vout *out)
   return rc;
 }
 
-/* Generated data: made and scanned where the context computes, whole; then
- * copied back a chunk at a time for the output and the check. */
-static int scan_generated(gq_context *ctx, const vec_options *o, scan_run *run, vout *out)
+/* Generated data: made and scanned where the context computes, whole (under
+ * mpirun this rank's share, whole Philox quads, scanned twice); then copied
+ * back a chunk at a time for the output and the check. */
+static int scan_generated(gq_context *ctx, gq_gen_kind gen, uint64_t seed, scan_run *run, vout *out)
 {
-  gq_gen_kind gen;
-  uint64_t n, seed;
-  int rc = vec_gen_options(o, &gen, &n, &seed);
-  if (rc != EXIT_OK)
-    return rc;
+  const uint64_t n = run->share_count;
   const size_t es = run->is_float ? sizeof(float) : sizeof(double);
   void *d_x = NULL, *d_y = NULL, *h_x = malloc(SCAN_CHUNK * es), *h_y = malloc(SCAN_CHUNK * es);
-  int status = !h_x || !h_y ? GQ_ENOMEM : gq_alloc(ctx, n * es, &d_x);
-  if (status == GQ_SUCCESS)
+  int rc = EXIT_OK, status = !h_x || !h_y ? GQ_ENOMEM : n ? gq_alloc(ctx, n * es, &d_x) : GQ_SUCCESS;
+  if (status == GQ_SUCCESS && n)
     status = gq_alloc(ctx, n * es, &d_y);
-  if (status == GQ_SUCCESS)
-    status = run->is_float ? gq_generate_f(ctx, gen, n, seed, d_x) : gq_generate(ctx, gen, n, seed, d_x);
+  if (status == GQ_SUCCESS && n)
+    status = run->is_float ? gq_generate_range_f(ctx, gen, run->whole, run->share_first, n, seed, d_x)
+                           : gq_generate_range(ctx, gen, run->whole, run->share_first, n, seed, d_x);
   if (status != GQ_SUCCESS)
     rc = cli_error(cli_exit_status(status), "%s", *gq_last_error() ? gq_last_error() : "out of host memory");
+  if (run->split) {
+    scan_run totals = *run;
+    memset(&totals.carry, 0, sizeof totals.carry);
+    if (rc == EXIT_OK)
+      rc = scan_chunk(ctx, &totals, n, d_x, d_y);
+    rc = share_carry(run, totals.carry, rc, out);
+  }
   if (rc == EXIT_OK)
     rc = scan_chunk(ctx, run, n, d_x, d_y);
   for (uint64_t at = 0; at < n && rc == EXIT_OK; at += SCAN_CHUNK) {
@@ -211,6 +308,25 @@ static int scan_generated(gq_context *ctx, const vec_options *o, scan_run *run, 
   free(h_x);
   free(h_y);
   return rc;
+}
+
+/* A file; under mpirun this rank's share, scanned from zero for its total,
+ * then (the file opened again) from the carry of the ranks before it. */
+static int scan_input(gq_context *ctx, const char *path, const gq_reader_opts *ropts, gq_reader **r, scan_run *run,
+                      vout *out)
+{
+  if (!run->split)
+    return scan_file(ctx, *r, run, out);
+  scan_run totals = *run;
+  vout none;
+  memset(&none, 0, sizeof none);
+  int rc = scan_file(ctx, *r, &totals, &none);
+  gq_reader_close(*r);
+  *r = NULL;
+  if (rc == EXIT_OK)
+    rc = open_input(path, ropts, run, r);
+  rc = share_carry(run, totals.carry, rc, out);
+  return rc == EXIT_OK ? scan_file(ctx, *r, run, out) : rc;
 }
 
 static const char *method_name(gq_scan_method method)
@@ -338,41 +454,58 @@ int cmd_scan(int argc, char **argv, int first, double t0)
     run.plot = &curve;
   }
 
+  run.split = cli_mpi_ranks() > 1;
+  if (run.split && o.check) /* the host's scan would see one rank's share */
+    return cli_error(EXIT_USAGE, "--check is made by one process: run it without mpirun, or with -np 1");
+  if (run.split && out_path && (format == VOUT_TEXT || strcmp(out_path, "-") == 0))
+    return cli_error(EXIT_USAGE, "--out=%s: under mpirun the ranks write their parts of one .npy or raw file at "
+                                 "their offsets (text rows have no fixed width): write .npy or raw, or run one "
+                                 "process", out_path);
   gq_reader *r = NULL;
-  char msg[512];
+  gq_gen_kind gen = GQ_GEN_UNIFORM;
+  uint64_t seed = 1;
   if (o.gen) {
+    rc = vec_gen_options(&o, &gen, &run.whole, &seed);
+    if (rc != EXIT_OK)
+      return rc;
+    data_share(run.whole, 4, &run.share_first, &run.share_count); /* whole Philox quads */
     run.name = o.gen;
     run.format = "generated";
     run.is_float = ropts.raw_dtype == GQ_DTYPE_F32;
   } else {
-    const int opened = gq_reader_open(paths[0], &ropts, &r, msg, sizeof msg);
-    if (opened != GQ_SUCCESS)
-      return cli_error(opened == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "%s", msg);
+    rc = data_agree(open_input(paths[0], &ropts, &run, &r));
+    if (rc != EXIT_OK) {
+      gq_reader_close(r);
+      return rc;
+    }
     run.name = paths[0];
     run.format = gq_format_name(gq_reader_format(r));
     run.is_float = gq_reader_dtype(r) == GQ_DTYPE_F32;
   }
   run.dtype = run.is_float ? "f32" : "f64";
+  run.out_path = out_path;
+  run.out_format = format;
   gq_context *ctx = NULL;
   rc = cli_open_context(o.device ? o.device : "auto", o.quiet, &ctx);
   vout out;
   memset(&out, 0, sizeof out);
-  if (rc == EXIT_OK && out_path) {
-    const int64_t length = r ? gq_reader_length(r) : -1;
-    uint64_t rows = length > 0 ? (uint64_t)length : 0;
-    if (o.gen) { /* known once parsed; vec_gen_options reports a bad --n */
-      gq_gen_kind gen;
-      uint64_t seed;
-      rc = vec_gen_options(&o, &gen, &rows, &seed);
+  if (rc == EXIT_OK) {
+    if (out_path && !run.split) {
+      const int64_t length = r ? gq_reader_length(r) : (int64_t)run.whole;
+      rc = vout_open(&out, out_path, format, run.is_float, 1, length > 0 ? (uint64_t)length : 0);
+    } else if (out_path && cli_mpi_rank() == 0) { /* the file, before any other rank opens it */
+      rc = vout_open_part(&out, out_path, format, run.is_float, 1, run.whole, run.share_first, 1);
     }
-    if (rc == EXIT_OK)
-      rc = vout_open(&out, out_path, format, run.is_float, 1, rows);
+    rc = data_agree(rc);
   }
-  if (rc == EXIT_OK)
-    rc = o.gen ? scan_generated(ctx, &o, &run, &out) : scan_file(ctx, r, &run, &out);
+  const int scanned = rc == EXIT_OK; /* under mpirun: every rank meets the others at each pass */
+  if (scanned)
+    rc = o.gen ? scan_generated(ctx, gen, seed, &run, &out) : scan_input(ctx, paths[0], &ropts, &r, &run, &out);
   const int closed = vout_close(&out);
   if (rc == EXIT_OK)
     rc = closed;
+  if (run.split && scanned)
+    rc = share_summary(&run, rc);
   if (r && rc == EXIT_OK)
     vec_inexact_note(r);
   gq_reader_close(r);

@@ -70,15 +70,13 @@ static int given(int argc, char **argv, const char *name)
   return cli_peek(argc, argv, 1, decides, sizeof decides / sizeof decides[0], name, NULL);
 }
 
-/* The commands that divide their work; the others run on rank 0 alone
- * (sampled data and --cumulative among them: every rank would compute the
- * whole, and write the same --out file). */
+/* The commands that divide their work (hist, scan and sampled data:
+ * data_ranks.h); the others run on rank 0 alone (--cumulative among them:
+ * every rank would compute the whole, and write the same --out file). */
 static int splits(int argc, char **argv)
 {
-  static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats"};
+  static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats", "hist", "scan"};
   if (given(argc, argv, "help") || given(argc, argv, "version") || given(argc, argv, "cumulative"))
-    return 0;
-  if (integrate_data_wanted(argc, argv, 2))
     return 0;
   if (argc < 2 || argv[1][0] == '-')
     return 1; /* integrate, the default command */

@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
 
 #include "vector_out.h"
 
@@ -77,6 +79,34 @@ int vout_open(vout *w, const char *path, vout_format format, int is_float, int c
   return EXIT_OK;
 }
 
+int vout_open_part(vout *w, const char *path, vout_format format, int is_float, int columns, uint64_t rows,
+                   uint64_t first, int create)
+{
+  int rc = EXIT_OK;
+  if (create) {
+    rc = vout_open(w, path, format, is_float, columns, rows);
+  } else {
+    memset(w, 0, sizeof *w);
+    w->path = path;
+    w->format = format;
+    w->is_float = is_float;
+    w->columns = columns;
+    w->header_rows = rows;
+    w->f = fopen(path, "r+b");
+    if (!w->f)
+      rc = cli_error(EXIT_RUNTIME, "%s: cannot open the file rank 0 made: %s", path, strerror(errno));
+  }
+  if (rc != EXIT_OK)
+    return rc;
+  w->part = 1;
+  const uint64_t at = (format == VOUT_NPY ? HEADER_BYTES : 0) + first * (uint64_t)columns * (is_float ? 4 : 8);
+  if (at > INT64_MAX || fseeko(w->f, (off_t)at, SEEK_SET) != 0) {
+    vout_close(w);
+    return cli_error(EXIT_RUNTIME, "%s: cannot seek to row %llu: %s", path, (unsigned long long)first, strerror(errno));
+  }
+  return EXIT_OK;
+}
+
 int vout_write(vout *w, const void *values, size_t rows)
 {
   const size_t count = rows * (size_t)w->columns;
@@ -102,7 +132,7 @@ int vout_close(vout *w)
   if (!w->f)
     return EXIT_OK;
   int rc = EXIT_OK;
-  if (w->format == VOUT_NPY && w->rows != w->header_rows) {
+  if (w->format == VOUT_NPY && !w->part && w->rows != w->header_rows) {
     if (fflush(w->f) != 0 || fseek(w->f, 0, SEEK_SET) != 0 || !write_header(w, w->rows))
       rc = cli_error(EXIT_RUNTIME, "%s: cannot mend the .npy header (%llu rows; a pipe cannot be rewound: "
                                    "write raw or text there)",

@@ -19,6 +19,7 @@ typedef struct {
   int columns;
   uint64_t rows;        /* written so far                                     */
   uint64_t header_rows; /* the length the .npy header says                    */
+  int part;             /* vout_open_part: the header is the whole's, kept    */
 } vout;
 
 /* The format of --out-format=TEXT (NULL: by path's extension: .npy; .txt
@@ -28,6 +29,14 @@ int vout_choose(const char *text, const char *path, vout_format *format);
 /* Open path (rows: the final length if known, else 0 and the .npy header is
  * mended at the end).  Exit status after a message. */
 int vout_open(vout *w, const char *path, vout_format format, int is_float, int columns, uint64_t rows);
+/* Under mpirun, rank r's rows [first, ...) of a .npy or raw file of rows
+ * rows that every rank writes a part of: the creator (rank 0, before the
+ * others open it) makes the file and its header as vout_open does; the
+ * others open it without truncating it.  Each is then at its first row.
+ * VOUT_NPY or VOUT_RAW to a path: text has no fixed row width, so no
+ * offsets (the caller refuses it on every rank). */
+int vout_open_part(vout *w, const char *path, vout_format format, int is_float, int columns, uint64_t rows,
+                   uint64_t first, int create);
 /* rows x columns values (float or double), row-major. */
 int vout_write(vout *w, const void *values, size_t rows);
 /* Finish (the .npy header, the close); exit status after a message. */

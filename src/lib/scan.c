@@ -43,6 +43,18 @@ int gq_scan(gq_context *ctx, gq_scan_type type, int exclusive, gq_scan_method me
 #endif
 }
 
+int gq_scan_carry_merge(gq_scan_carry *carry, const gq_scan_carry *later)
+{
+  if (!carry || !later)
+    return gq_null_arg(__func__, carry ? "later" : "carry");
+  gq_csum acc = {carry->sum, carry->err};
+  gq_csum_merge(&acc, (gq_csum){later->sum, later->err});
+  carry->sum = acc.s;
+  carry->err = acc.c;
+  carry->isum = (int64_t)((uint64_t)carry->isum + (uint64_t)later->isum);
+  return GQ_SUCCESS;
+}
+
 uint64_t gq_cumulative_count(uint64_t n, uint64_t every)
 {
   if (every == 0)
