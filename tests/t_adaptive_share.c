@@ -58,12 +58,12 @@ static int threads_combine(void *partial, size_t bytes, gq_merge_fn *merge, int 
   for (int k = 0; k < g->ranks && result == GQ_SUCCESS; k++)
     result = g->status[k];
   for (int k = 1; k < g->ranks; k++)
-    if (g->bytes[k] != g->bytes[0]) {
-      g->uneven = 1;
+    if (g->bytes[k] != g->bytes[0])
       result = GQ_EINVAL;
-    }
-  if (r == 0 && bytes == FULL_WINDOW)
-    g->full_windows++;
+  if (r == 0) { /* the group's counts: one writer */
+    g->uneven |= result == GQ_EINVAL;
+    g->full_windows += bytes == FULL_WINDOW;
+  }
   unsigned char *acc = result == GQ_SUCCESS && bytes ? malloc(bytes) : NULL;
   if (acc) {
     memcpy(acc, g->partial[0], bytes);

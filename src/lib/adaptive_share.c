@@ -17,8 +17,8 @@
  * rank order, so a partial that can hold the assembled results holds a
  * whole stretch of the pass, of which each rank fills its slice: a pass of
  * n regions moves n RECORD bytes from each rank and K times that into each
- * (the least this contract allows: an uneven gather would need K times
- * less).  The pass goes through in windows of at most WINDOW regions, one
+ * (the least this contract allows: a gather of unequal parts, each rank
+ * sending its slice alone, would move K times less into each).  The pass goes through in windows of at most WINDOW regions, one
  * combine each, so the buffers of a combine stay bounded whatever the pass
  * (WINDOW RECORD bytes, 1.06 MiB, from each rank, K times that gathered). */
 #include "config.h"
@@ -96,15 +96,16 @@ int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const g
   status = gq_shared_combine(ctx, &count, 0, merge_nothing, status);
   for (size_t w0 = 0; status == GQ_SUCCESS && w0 < b->n; w0 += WINDOW) {
     const size_t length = b->n - w0 < WINDOW ? b->n - w0 : WINDOW;
+    /* this rank's slice within the window, if any */
     const uint64_t lo = first > w0 ? first : w0, end = first + count, hi = end < w0 + length ? end : w0 + length;
-    const window_header h = {lo - w0, hi > lo ? hi - lo : 0, length};
+    const window_header h = hi > lo ? (window_header){lo - w0, hi - lo, length} : (window_header){0, 0, length};
     size_t at[3];
     window_arrays(length, at);
     memset(partial, 0, window_bytes(length)); /* the bytes sent are defined: zeros outside the slice */
     memcpy(partial, &h, sizeof h);
-    memcpy(partial + at[0] + h.first * sizeof(double), b->estimate + lo, h.count * sizeof(double));
-    memcpy(partial + at[1] + h.first * sizeof(double), b->error + lo, h.count * sizeof(double));
-    memcpy(partial + at[2] + h.first, b->axis + lo, h.count);
+    memcpy(partial + at[0] + h.first * sizeof(double), b->estimate + w0 + h.first, h.count * sizeof(double));
+    memcpy(partial + at[1] + h.first * sizeof(double), b->error + w0 + h.first, h.count * sizeof(double));
+    memcpy(partial + at[2] + h.first, b->axis + w0 + h.first, h.count);
     status = gq_shared_combine(ctx, partial, window_bytes(length), merge_slice, status);
     if (status != GQ_SUCCESS)
       break;
