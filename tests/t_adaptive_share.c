@@ -57,11 +57,13 @@ static int threads_combine(void *partial, size_t bytes, gq_merge_fn *merge, int 
   int result = GQ_SUCCESS;
   for (int k = 0; k < g->ranks && result == GQ_SUCCESS; k++)
     result = g->status[k];
+  int uneven = 0;
   for (int k = 1; k < g->ranks; k++)
-    if (g->bytes[k] != g->bytes[0])
-      result = GQ_EINVAL;
+    uneven |= g->bytes[k] != g->bytes[0];
+  if (uneven)
+    result = GQ_EINVAL;
   if (r == 0) { /* the group's counts: one writer */
-    g->uneven |= result == GQ_EINVAL;
+    g->uneven |= uneven;
     g->full_windows += bytes == FULL_WINDOW;
   }
   unsigned char *acc = result == GQ_SUCCESS && bytes ? malloc(bytes) : NULL;
