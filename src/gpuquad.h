@@ -1136,8 +1136,8 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * the count of points where f is not finite, a batch's moments, a window
  * of regions) every rank calls combine, in the same order, with its partial
  * as bytes (0 bytes: the status alone), the merge that joins two of them,
- * and its status.  combine must leave in partial, on every rank, the merge in rank
- * order of all the ranks' partials (acc = partial of rank 0, then
+ * and its status.  combine must leave in partial, on every rank, the merge
+ * in rank order of all the ranks' partials (acc = partial of rank 0, then
  * merge(acc, partial of rank 1), ...), and return GQ_SUCCESS, or the status
  * of the first rank that failed (then partial need not be written).  The
  * ranks then finish identically, so their results, statuses and every
