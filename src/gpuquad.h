@@ -1126,12 +1126,18 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * outermost axis (the last: its intervals' points, or its Gauss-Legendre
  * panels); each Monte Carlo batch's samples by ranges of whole Philox quads
  * (four samples), so every point and every sample is the one a single
- * process evaluates.  Wherever a partial result is complete (a rule's class
- * sums, a product grid's pair of sums, the count of points where f is not
- * finite, a batch's moments) every rank calls combine, in the same order,
- * with its partial as bytes, the merge that joins two of them, and its
- * status.  combine must leave in partial, on every rank, the merge in rank
- * order of all the ranks' partials (acc = partial of rank 0, then
+ * process evaluates.  gq_integrate_adaptive evaluates rank r's contiguous
+ * slice of each pass's new regions and the combine assembles every
+ * region's results on every rank (by windows of 65536 regions, after a
+ * combine of no bytes that agrees on the ranks' status), so every rank
+ * holds the same regions, makes the same decisions and returns one
+ * process's result bit for bit on the same backend.  Wherever a partial
+ * result is complete (a rule's class sums, a product grid's pair of sums,
+ * the count of points where f is not finite, a batch's moments, a window
+ * of regions) every rank calls combine, in the same order, with its partial
+ * as bytes (0 bytes: the status alone), the merge that joins two of them,
+ * and its status.  combine must leave in partial, on every rank, the merge
+ * in rank order of all the ranks' partials (acc = partial of rank 0, then
  * merge(acc, partial of rank 1), ...), and return GQ_SUCCESS, or the status
  * of the first rank that failed (then partial need not be written).  The
  * ranks then finish identically, so their results, statuses and every

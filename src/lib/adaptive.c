@@ -27,6 +27,11 @@
  * O(held) work left is three scans of the errors (the sums, the retired,
  * the choice), the first two in parallel parts fixed by the count held.
  *
+ * Under a context's share (gq_context_set_share) every rank runs this
+ * driver on the same store and only step 1 is divided, each pass's new
+ * regions in contiguous slices (adaptive_share.c): every decision is the
+ * host's, on the same numbers, so K ranks give one process's bits.
+ *
  * The first pass cuts the box into m^D equal regions, m^D <= FIRST_REGIONS,
  * so that even the first launch has work for a GPU; both backends start
  * alike.  Infinite limits are the box rules' change of variables
@@ -154,13 +159,6 @@ typedef struct {
   gq_context *ctx;
   gq_cuda_adaptive *cuda;
 } backend;
-
-static int evaluate(backend *be, const gq_adaptive_batch *b, double *ms)
-{
-  if (b->n == 0)
-    return GQ_SUCCESS;
-  return be->cuda ? gq_cuda_adaptive_evaluate(be->cuda, b, ms) : gq_cpu_adaptive_evaluate(b, ms);
-}
 
 /* m: the pieces per axis of the first pass. */
 static size_t first_pieces(int D)
@@ -541,7 +539,7 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     gq_adaptive_batch b = {g, D, s.held - first_new, s.centre + first_new * D, s.half + first_new * D,
                            s.est + first_new, s.err + first_new, s.axis + first_new};
     double ms = 0.0;
-    status = evaluate(be, &b, &ms);
+    status = gq_shared_adaptive_evaluate(be->ctx, be->cuda, &b, &ms);
     if (status != GQ_SUCCESS)
       break;
     r->kernel_ms += ms;

@@ -29,12 +29,17 @@ typedef struct {
 } gq_adaptive_batch;
 
 int gq_cpu_adaptive_evaluate(const gq_adaptive_batch *b, double *ms);
+/* The batch evaluated under ctx's share (adaptive_share.c): this rank's
+ * slice by the backend (cuda, or the CPU where NULL), every region's
+ * results then assembled on every rank; the whole batch without a share.
+ * ms: this rank's own evaluation time. */
+typedef struct gq_cuda_adaptive gq_cuda_adaptive;
+int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms);
 
 /* The CUDA backend: open loads (or compiles) g's kernel for dims; evaluate
  * copies the batch in (device buffers grow to the largest batch and stay
  * until close), runs one launch and copies the results back (ms: device
  * time). */
-typedef struct gq_cuda_adaptive gq_cuda_adaptive;
 int gq_cuda_adaptive_open(struct gq_cuda_state *st, const gq_integrand *g, int dims,
                           gq_cuda_adaptive **out, gq_grid_info *info);
 int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_batch *b, double *ms);

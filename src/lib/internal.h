@@ -436,5 +436,8 @@ int gq_shared_grid_nonfinite(gq_context *ctx, const gq_grid_sum *p, uint64_t *co
 int gq_shared_product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
 int gq_shared_product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first);
 int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out, gq_grid_info *info);
+/* The share's combine for a partial of another module (adaptive_share.c):
+ * the group's status, "another rank failed" on the ranks that did not. */
+int gq_shared_combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn *merge, int status);
 
 #endif /* GQ_INTERNAL_H */

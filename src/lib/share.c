@@ -62,6 +62,11 @@ static int combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn *me
   return group;
 }
 
+int gq_shared_combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn *merge, int status)
+{
+  return combine(ctx, partial, bytes, merge, status);
+}
+
 /* ---- 1-D grids: the interior indices, by contiguous ranges ------------- */
 static void merge_keyed(void *acc, const void *other)
 {

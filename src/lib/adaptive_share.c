@@ -1,0 +1,119 @@
+/* adaptive_share.c — adaptive cubature's evaluation step under a context's
+ * share (gpuquad.h, gq_context_set_share): the one step of a pass that the
+ * ranks divide.
+ *
+ * Every rank holds the same region store and makes the same decisions on
+ * the host (adaptive.c); only the evaluation of a pass's new regions is cut:
+ * rank r evaluates the contiguous slice gq_share_range gives it, and the
+ * slices' estimates, errors and split axes are assembled on every rank
+ * through the combine.  Every region costs the same evaluations, so the
+ * slices of each pass are its work divided evenly: the work is rebalanced
+ * every pass by construction, however the subdivision concentrates.  A
+ * region's results depend on that region alone and the sums are taken on
+ * the host in store order, so the result is bitwise one process's on the
+ * same backend for every number of ranks.
+ *
+ * The combine gathers equal partials from every rank and merges them in
+ * rank order, so a partial that can hold the assembled results holds a
+ * whole stretch of the pass, of which each rank fills its slice: a pass of
+ * n regions moves n RECORD bytes from each rank and K times that into each
+ * (the least this contract allows: a gather of unequal parts, each rank
+ * sending its slice alone, would move K times less into each).  The pass goes through in windows of at most WINDOW regions, one
+ * combine each, so the buffers of a combine stay bounded whatever the pass
+ * (WINDOW RECORD bytes, 1.06 MiB, from each rank, K times that gathered). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "adaptive_internal.h"
+
+enum { WINDOW = 65536 }; /* regions per combine */
+/* a region's results: estimate, error, axis */
+#define RECORD (2 * sizeof(double) + sizeof(unsigned char))
+
+/* A window's partial, as bytes: this header, then the window's estimates,
+ * errors and axes (length each), of which the sender wrote [first, first +
+ * count).  Read and written by memcpy: the combine may hand partials at any
+ * alignment. */
+typedef struct {
+  uint64_t first, count, length; /* window-relative */
+} window_header;
+
+static size_t window_bytes(size_t length) { return sizeof(window_header) + length * RECORD; }
+
+/* The offsets in a window's partial of its three arrays. */
+static void window_arrays(uint64_t length, size_t at[3])
+{
+  at[0] = sizeof(window_header);
+  at[1] = at[0] + length * sizeof(double);
+  at[2] = at[1] + length * sizeof(double);
+}
+
+/* The merge: the other rank's slice into acc. */
+static void merge_slice(void *acc, const void *other)
+{
+  window_header h;
+  memcpy(&h, other, sizeof h);
+  size_t at[3];
+  window_arrays(h.length, at);
+  unsigned char *dst = acc;
+  const unsigned char *src = other;
+  memcpy(dst + at[0] + h.first * sizeof(double), src + at[0] + h.first * sizeof(double), h.count * sizeof(double));
+  memcpy(dst + at[1] + h.first * sizeof(double), src + at[1] + h.first * sizeof(double), h.count * sizeof(double));
+  memcpy(dst + at[2] + h.first, src + at[2] + h.first, h.count);
+}
+
+static void merge_nothing(void *acc, const void *other)
+{
+  (void)acc;
+  (void)other;
+}
+
+static int backend_evaluate(gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms)
+{
+  if (b->n == 0)
+    return GQ_SUCCESS;
+  return cuda ? gq_cuda_adaptive_evaluate(cuda, b, ms) : gq_cpu_adaptive_evaluate(b, ms);
+}
+
+int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms)
+{
+  if (ctx->share.ranks <= 1)
+    return backend_evaluate(cuda, b, ms);
+  const size_t D = (size_t)b->dims;
+  uint64_t first, count;
+  gq_share_range(b->n, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
+  const gq_adaptive_batch mine = {b->g, b->dims, (size_t)count, b->centre + first * D, b->half + first * D,
+                                  b->estimate + first, b->error + first, b->axis + first};
+  int status = backend_evaluate(cuda, &mine, ms);
+  const size_t largest = b->n < WINDOW ? b->n : WINDOW;
+  unsigned char *partial = malloc(window_bytes(largest));
+  if (!partial && status == GQ_SUCCESS)
+    status = gq_fail(GQ_ENOMEM, "cannot allocate a window of %zu regions' results", largest);
+  /* every rank evaluated its slice and holds a buffer, or every rank
+   * stops here: the windows' combines are then reached by all */
+  status = gq_shared_combine(ctx, &count, 0, merge_nothing, status);
+  for (size_t w0 = 0; status == GQ_SUCCESS && w0 < b->n; w0 += WINDOW) {
+    const size_t length = b->n - w0 < WINDOW ? b->n - w0 : WINDOW;
+    /* this rank's slice within the window, if any */
+    const uint64_t lo = first > w0 ? first : w0, end = first + count, hi = end < w0 + length ? end : w0 + length;
+    const window_header h = hi > lo ? (window_header){lo - w0, hi - lo, length} : (window_header){0, 0, length};
+    size_t at[3];
+    window_arrays(length, at);
+    memset(partial, 0, window_bytes(length)); /* the bytes sent are defined: zeros outside the slice */
+    memcpy(partial, &h, sizeof h);
+    memcpy(partial + at[0] + h.first * sizeof(double), b->estimate + w0 + h.first, h.count * sizeof(double));
+    memcpy(partial + at[1] + h.first * sizeof(double), b->error + w0 + h.first, h.count * sizeof(double));
+    memcpy(partial + at[2] + h.first, b->axis + w0 + h.first, h.count);
+    status = gq_shared_combine(ctx, partial, window_bytes(length), merge_slice, status);
+    if (status != GQ_SUCCESS)
+      break;
+    /* the window assembled: every rank's slice, in rank order */
+    memcpy(b->estimate + w0, partial + at[0], length * sizeof(double));
+    memcpy(b->error + w0, partial + at[1], length * sizeof(double));
+    memcpy(b->axis + w0, partial + at[2], length);
+  }
+  free(partial);
+  return status;
+}
