@@ -935,6 +935,19 @@ uint64_t gq_cumulative_count(uint64_t n, uint64_t every);
  * kernel_ms (may be NULL) gets the device time, or the CPU time. */
 int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, double b, uint64_t n,
                            gq_rule rule, double *out, uint64_t every, double *kernel_ms);
+/* A cumulative integral divided among processes: on a context with a share
+ * (rank of ranks, gq_context_set_share), gq_cumulative_integral computes
+ * the values [*first_value, *first_value + *values) of the whole's
+ * gq_cumulative_count(n, every), at the grid points [*first_point,
+ * *first_point + *points), into out[0 .. *values) — the ranges this
+ * function gives (contiguous in rank order, whole multiples of every and of
+ * the CPU's chunks; *values = 0 for a rank left without points).  Each rank
+ * sums its terms, the ranks' sums are combined, and each writes its values
+ * from the prefix before its range: on CPU contexts bitwise one process's
+ * values, on GPUs within the scan's bound.  Every rank fails (GQ_EDOM) when
+ * F(b) is not finite. */
+void gq_cumulative_share(uint64_t n, uint64_t every, int rank, int ranks, uint64_t *first_value, uint64_t *values,
+                         uint64_t *first_point, uint64_t *points);
 
 /* ---- adaptive ---- */
 /* Globally adaptive cubature to a requested accuracy in 1 to

@@ -30,12 +30,13 @@ template <class Map> struct GridItems {
   using Item = double;
   double a, h, b;
   double last; // n, the index of x_n = b
+  unsigned long long offset; // the grid index of the launch's first element (a share's part)
 
   __device__ __forceinline__ double point(double i) const { return i == last ? b : fma(i, h, a); }
   template <int BLOCK, int ITEMS>
   __device__ __forceinline__ void load(double (&items)[ITEMS], double *, unsigned long long first, int valid) const
   {
-    const double base = (double)(first + (unsigned long long)threadIdx.x * ITEMS); // exact below 2^53
+    const double base = (double)(offset + first + (unsigned long long)threadIdx.x * ITEMS); // exact below 2^53
     const int mine = valid - (int)threadIdx.x * ITEMS;
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
@@ -53,7 +54,7 @@ template <class Map> struct SimpsonItems : GridItems<Map> {
   template <int BLOCK, int ITEMS>
   __device__ __forceinline__ void load(double (&items)[ITEMS], double *, unsigned long long first, int valid) const
   {
-    const unsigned long long base = first + (unsigned long long)threadIdx.x * ITEMS;
+    const unsigned long long base = this->offset + first + (unsigned long long)threadIdx.x * ITEMS;
     const int mine = valid - (int)threadIdx.x * ITEMS;
     const long long n = (long long)this->last;
     double g[ITEMS + 3]; // g[m] = g(x_{base - 2 + m})
@@ -81,7 +82,11 @@ struct CumulativeSink {
   int simpson;
   unsigned long long n;      // the last index
   unsigned long long every;  // K
-  unsigned long long count;  // values written
+  unsigned long long count;  // values of the whole integral
+  // A share's part: the grid index of the launch's first element, and the
+  // index of the first value out holds (offset / every; out[i - offset] when
+  // every = 1).
+  unsigned long long offset, out_base;
   // Trapezoid: 1 adds -g_0/2 to the thread's running pair once (thread_start)
   // instead of once per value, a TwoSum less per point of the FP64 work that
   // bounds this kernel; the pair holds the same exact value either way and
@@ -112,7 +117,7 @@ struct CumulativeSink {
   __device__ __forceinline__ void store(double (&values)[ITEMS], double *stage, unsigned long long first,
                                         int valid) const
   {
-    const unsigned long long mine = first + (unsigned long long)threadIdx.x * ITEMS;
+    const unsigned long long mine = offset + first + (unsigned long long)threadIdx.x * ITEMS;
     if (mine == 0)
       values[0] = 0.0; // F_0 exactly, whatever g_0 is
     if (every == 1) { // every value: staged, coalesced as an array's
@@ -128,9 +133,9 @@ struct CumulativeSink {
       if (i > n)
         break;
       if (i % every == 0)
-        out[i / every] = values[k];
+        out[i / every - out_base] = values[k];
       else if (i == n)
-        out[count - 1] = values[k];
+        out[count - 1 - out_base] = values[k];
     }
   }
 };

@@ -70,7 +70,7 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   if (status != GQ_SUCCESS)
     return status;
   constexpr int TILE = Shape::BLOCK * Shape::ITEMS;
-  const unsigned long long points = c->n + 1, tiles = (points + TILE - 1) / TILE;
+  const unsigned long long points = c->points, tiles = (points + TILE - 1) / TILE;
   if (tiles > 0x7fffffffull)
     return gq_fail(GQ_EINVAL, "cumulative integral: %llu points are more tiles than one launch holds", points);
   status = gq_scan_reserve(st, tiles);
@@ -81,6 +81,7 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.src.h = c->h;
   p.src.b = c->b;
   p.src.last = (double)c->n;
+  p.src.offset = c->first;
   p.sink.out = c->out;
   p.sink.hs = c->h * c->f->scale; // exact: the scale is a power of two
   p.sink.simpson = c->simpson;
@@ -91,17 +92,29 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.sink.fold_start = CUMULATIVE_FOLD_START;
   p.sink.warp_store = CUMULATIVE_WARP_STORE;
   p.sink.count = gq_cumulative_count(c->n, c->every);
+  p.sink.offset = c->first;
+  p.sink.out_base = c->first / c->every;
   p.n = points;
   p.tiles = tiles;
   gq_scan_bind(st, p);
-  p.carry_in = nullptr; // starts at zero, and no total is wanted
+  // a share's part starts from the earlier parts' prefix and may want its
+  // total: both through the context's carry word (read before it is written)
+  p.carry_in = nullptr;
   p.carry_out = nullptr;
+  if (c->carry) {
+    GQ_CUDA_TRY(cudaMemcpyAsync(st->scan->d_carry, c->carry, sizeof *c->carry, cudaMemcpyHostToDevice, st->stream));
+    p.carry_in = static_cast<const gq_csum *>(st->scan->d_carry);
+  }
+  if (c->total)
+    p.carry_out = static_cast<gq_csum *>(st->scan->d_carry);
   void *args[] = {&p};
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
   const void *kernel = (const void *)gq::jit_kernel(m, c->simpson ? SIMPSON_KERNEL : TRAPEZOID_KERNEL);
   GQ_CUDA_TRY(cudaLaunchKernel(kernel, dim3((unsigned)tiles), dim3(Shape::BLOCK), args, 0, st->stream));
   st->scan->counted += tiles; // launched: its blocks take these numbers
   GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
+  if (c->total)
+    GQ_CUDA_TRY(cudaMemcpyAsync(c->total, st->scan->d_carry, sizeof *c->total, cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
   float ms = 0.0f;
   GQ_CUDA_TRY(cudaEventElapsedTime(&ms, st->start, st->stop));

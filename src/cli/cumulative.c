@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "cumulative.h"
+#include "data_ranks.h" /* under mpirun: the ranks' meeting points */
 #include "lib/check/check.h" /* the reference and the verdict (libgpuquad) */
 #include "numparse.h"
 #include "plots.h"
+#include "mpi.h"
 #include "vector_out.h"
 
 void cli_cumulative_usage(FILE *out)
@@ -47,30 +49,44 @@ int cli_cumulative_check(const cli_cumulative *c)
 
 /* The values from device memory to the file, CHUNK at a time, with x_i
  * (i = j K, the last n) beside them under --with-x. */
-static int write_values(gq_context *ctx, const double *d_out, uint64_t count, double a, double b, uint64_t n,
-                        uint64_t every, const cli_cumulative *c)
+static int write_values(gq_context *ctx, const double *d_out, uint64_t count, uint64_t first, uint64_t mine,
+                        double a, double b, uint64_t n, uint64_t every, const cli_cumulative *c)
 {
   enum { CHUNK = 1 << 20 };
   vout_format format;
   int rc = vout_choose(c->out_format, c->out, &format);
   vout w;
-  if (rc == EXIT_OK)
-    rc = vout_open(&w, c->out, format, 0, c->with_x ? 2 : 1, count);
-  if (rc != EXIT_OK)
+  memset(&w, 0, sizeof w);
+  const int split = cli_mpi_ranks() > 1, columns = c->with_x ? 2 : 1;
+  if (!split) {
+    if (rc == EXIT_OK)
+      rc = vout_open(&w, c->out, format, 0, columns, count);
+  } else { /* each rank's values at their rows: rank 0 makes the file before the others open it */
+    if (rc == EXIT_OK && cli_mpi_rank() == 0)
+      rc = vout_open_part(&w, c->out, format, 0, columns, count, first, 1);
+    rc = data_agree(rc);
+    if (rc == EXIT_OK && cli_mpi_rank() > 0)
+      rc = vout_open_part(&w, c->out, format, 0, columns, count, first, 0);
+    rc = data_agree(rc);
+  }
+  if (rc != EXIT_OK) {
+    vout_close(&w);
     return rc;
+  }
   double *values = malloc(CHUNK * sizeof *values), *rows = c->with_x ? malloc(2 * CHUNK * sizeof *rows) : NULL;
   if (!values || (c->with_x && !rows))
     rc = cli_error(EXIT_RUNTIME, "out of host memory");
   const double h = (b - a) / (double)n;
-  for (uint64_t at = 0; at < count && rc == EXIT_OK; at += CHUNK) {
-    const size_t m = count - at < CHUNK ? (size_t)(count - at) : CHUNK;
+  for (uint64_t at = 0; at < mine && rc == EXIT_OK; at += CHUNK) {
+    const size_t m = mine - at < CHUNK ? (size_t)(mine - at) : CHUNK;
     if (gq_copy_from(ctx, values, d_out + at, m * sizeof *values) != GQ_SUCCESS) {
       rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
       break;
     }
     if (c->with_x)
       for (size_t k = 0; k < m; k++) {
-        const uint64_t i = at + k == count - 1 ? n : (at + k) * every;
+        const uint64_t j = first + at + k; /* the value's index in the whole */
+        const uint64_t i = j == count - 1 ? n : j * every;
         rows[2 * k] = i == n ? b : fma((double)i, h, a); /* the grid's points, as the library's */
         rows[2 * k + 1] = values[k];
       }
@@ -80,6 +96,48 @@ static int write_values(gq_context *ctx, const double *d_out, uint64_t count, do
   free(rows);
   const int closed = vout_close(&w);
   return rc == EXIT_OK ? closed : rc;
+}
+
+/* The summary's F at the middle value and at b, from the ranks that hold
+ * them under mpirun. */
+typedef struct {
+  int have_mid, have_last;
+  double mid, last;
+} summary_values;
+
+static void merge_summary(void *acc, const void *other)
+{
+  summary_values *a = acc;
+  const summary_values *b = other;
+  if (b->have_mid) {
+    a->have_mid = 1;
+    a->mid = b->mid;
+  }
+  if (b->have_last) {
+    a->have_last = 1;
+    a->last = b->last;
+  }
+}
+
+static int middle_and_last(gq_context *ctx, const double *d_out, uint64_t count, uint64_t first, uint64_t mine,
+                           double *mid, double *last)
+{
+  summary_values v = {0, 0, NAN, NAN};
+  int status = GQ_SUCCESS;
+  if (count / 2 >= first && count / 2 < first + mine) {
+    status = gq_copy_from(ctx, &v.mid, d_out + (count / 2 - first), sizeof v.mid);
+    v.have_mid = 1;
+  }
+  if (status == GQ_SUCCESS && count - 1 >= first && count - 1 < first + mine) {
+    status = gq_copy_from(ctx, &v.last, d_out + (count - 1 - first), sizeof v.last);
+    v.have_last = 1;
+  }
+  int rc = status == GQ_SUCCESS ? EXIT_OK : cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+  if (cli_mpi_ranks() > 1 && cli_mpi_combine(&v, sizeof v, merge_summary, status, NULL) != GQ_SUCCESS && rc == EXIT_OK)
+    rc = EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  *mid = v.mid;
+  *last = v.last;
+  return rc;
 }
 
 /* --plot: F at about 2000 of the values, evenly spaced, copied one by one. */
@@ -115,20 +173,38 @@ int cli_cumulative_run(gq_context *ctx, const gq_integrand *f, double a, double 
   if (c->every)
     gq_parse_count(c->every, UINT64_MAX / 2, &every, NULL, 0); /* checked by cli_cumulative_check */
   const uint64_t count = gq_cumulative_count(n, every);
+  /* under mpirun each rank computes and writes its range of the values */
+  uint64_t first = 0, mine = count, first_point, points;
+  const int split = cli_mpi_ranks() > 1;
+  if (split) {
+    vout_format format;
+    if (c->plot)
+      return cli_error(EXIT_USAGE, "--cumulative --plot needs one process (not mpirun -np %d)", cli_mpi_ranks());
+    if (c->out && (vout_choose(c->out_format, c->out, &format) != EXIT_OK || format == VOUT_TEXT))
+      return cli_error(EXIT_USAGE, "--cumulative under mpirun writes .npy or raw --out files, each rank its rows "
+                       "(text has no fixed row width)");
+    gq_cumulative_share(n, every, cli_mpi_rank(), cli_mpi_ranks(), &first, &mine, &first_point, &points);
+  }
   double *d_out = NULL;
-  if (gq_alloc(ctx, count * sizeof *d_out, (void **)&d_out) != GQ_SUCCESS)
-    return cli_error(EXIT_RUNTIME, "%llu values: %s", (unsigned long long)count, gq_last_error());
+  int rc = gq_alloc(ctx, (mine ? mine : 1) * sizeof *d_out, (void **)&d_out) != GQ_SUCCESS
+               ? cli_error(EXIT_RUNTIME, "%llu values: %s", (unsigned long long)mine, gq_last_error())
+               : EXIT_OK;
+  if ((rc = data_agree(rc)) != EXIT_OK) {
+    gq_free(ctx, d_out);
+    return rc;
+  }
   double kernel_ms = 0.0, mid = NAN, last = NAN;
   int status = gq_cumulative_integral(ctx, f, a, b, n, rule, d_out, every, &kernel_ms);
-  int rc = status == GQ_SUCCESS || status == GQ_EDOM ? EXIT_OK : cli_error(cli_exit_status(status), "%s", gq_last_error());
-  if (rc == EXIT_OK && (gq_copy_from(ctx, &mid, d_out + count / 2, sizeof mid) != GQ_SUCCESS ||
-                        gq_copy_from(ctx, &last, d_out + count - 1, sizeof last) != GQ_SUCCESS))
-    rc = cli_error(EXIT_RUNTIME, "%s", gq_last_error());
+  rc = status == GQ_SUCCESS || status == GQ_EDOM ? EXIT_OK : cli_error(cli_exit_status(status), "%s", gq_last_error());
+  if (rc == EXIT_OK)
+    rc = middle_and_last(ctx, d_out, count, first, mine, &mid, &last);
   if (rc == EXIT_OK && c->out)
-    rc = write_values(ctx, d_out, count, a, b, n, every, c);
+    rc = write_values(ctx, d_out, count, first, mine, a, b, n, every, c);
   if (rc == EXIT_OK && c->plot)
     rc = plot_values(ctx, f, d_out, count, a, b, n, every, rule, c->plot);
   gq_free(ctx, d_out);
+  if (split) /* a rank whose write failed stops every rank here, not at the next combine */
+    rc = data_agree(rc);
   if (rc != EXIT_OK)
     return rc;
   if (status == GQ_EDOM)

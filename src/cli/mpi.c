@@ -71,12 +71,12 @@ static int given(int argc, char **argv, const char *name)
 }
 
 /* The commands that divide their work (hist, scan and sampled data:
- * data_ranks.h); the others run on rank 0 alone (--cumulative among them:
- * every rank would compute the whole, and write the same --out file). */
+ * data_ranks.h; --cumulative: each rank its range of the values,
+ * cumulative.c); the others run on rank 0 alone. */
 static int splits(int argc, char **argv)
 {
   static const char *const commands[] = {"integrate", "mc", "dot", "rms", "stats", "hist", "scan"};
-  if (given(argc, argv, "help") || given(argc, argv, "version") || given(argc, argv, "cumulative"))
+  if (given(argc, argv, "help") || given(argc, argv, "version"))
     return 0;
   if (argc < 2 || argv[1][0] == '-')
     return 1; /* integrate, the default command */

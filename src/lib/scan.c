@@ -90,16 +90,23 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
   const double h = (b - a) / (double)n;
   if (!isfinite(h))
     return gq_fail(GQ_EINVAL, "b - a overflows a double (a = %g, b = %g)", a, b);
-  const uint64_t count = gq_cumulative_count(n, every);
-  int status = gq_check_span(__func__, "out", out, count, sizeof(double));
+  /* a share computes its range of the values (gq_cumulative_share) */
+  const int shared = ctx->share.ranks > 1;
+  uint64_t count = gq_cumulative_count(n, every), first_value = 0, first_point = 0, points = n + 1;
+  if (shared)
+    gq_cumulative_share(n, every, ctx->share.rank, ctx->share.ranks, &first_value, &count, &first_point, &points);
+  int status = count ? gq_check_span(__func__, "out", out, count, sizeof(double)) : GQ_SUCCESS;
   if (status != GQ_SUCCESS)
     return status;
   gq_clear_error();
   /* Simpson's parabolas need three points: one interval is the trapezoid's
    * (as scipy's cumulative_simpson falls back to it). */
-  gq_cumulative_call p = {f, a, b, h, n, every, out, rule == GQ_RULE_SIMPSON && n >= 2};
+  gq_cumulative_call p = {f, a, b, h, n, every, out, rule == GQ_RULE_SIMPSON && n >= 2, first_point, points, NULL,
+                          NULL};
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-  if (ctx->backend == GQ_BACKEND_CPU) {
+  if (shared && ctx->backend == GQ_BACKEND_CPU) {
+    status = gq_shared_cumulative(ctx, &p, &info);
+  } else if (ctx->backend == GQ_BACKEND_CPU) {
     status = gq_cpu_cumulative(&p, &info);
   } else {
 #ifdef HAVE_CUDA
@@ -112,7 +119,7 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
         return gq_fail(status, "cannot compile the built-in %s: %s", gq_integrand_name(f), gq_last_error());
       p.f = parsed;
     }
-    status = gq_cuda_cumulative(ctx->cuda, &p, &info);
+    status = shared ? gq_shared_cumulative(ctx, &p, &info) : gq_cuda_cumulative(ctx->cuda, &p, &info);
     gq_integrand_free(parsed);
 #else
     status = gq_fail(GQ_ENODEV, "gq_cumulative_integral: built without CUDA");
@@ -120,7 +127,7 @@ int gq_cumulative_integral(gq_context *ctx, const gq_integrand *f, double a, dou
   }
   if (kernel_ms)
     *kernel_ms = info.ms;
-  if (status != GQ_SUCCESS)
+  if (status != GQ_SUCCESS || shared) /* a share's F(b): gq_shared_cumulative's */
     return status;
   double last = 0.0;
   status = gq_copy_from(ctx, &last, out + (count - 1), sizeof last);

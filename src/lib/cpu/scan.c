@@ -19,7 +19,6 @@
 
 #include "../scan_internal.h"
 
-#define GQ_CPU_SCAN_CHUNK ((size_t)1 << 16)
 
 typedef struct {
   gq_csum f;  /* floating types */
@@ -137,42 +136,62 @@ static double cumulative_value(const gq_cumulative_call *p, gq_csum s, double f0
   return v + (fma(s.s, factor, -v) + s.c * factor);
 }
 
-int gq_cpu_cumulative(const gq_cumulative_call *p, gq_grid_info *info)
+/* The chunks of p's points: [c0, c0 + chunks), chunk c holding points
+ * [c CHUNK, (c + 1) CHUNK) within them. */
+static uint64_t chunk_of(uint64_t i) { return i / GQ_CPU_SCAN_CHUNK; }
+
+int gq_cpu_cumulative_totals(const gq_cumulative_call *p, gq_csum *totals)
 {
-  const double t0 = gq_wall_ms();
-  const uint64_t points = p->n + 1;
-  const uint64_t chunks = (points + GQ_CPU_SCAN_CHUNK - 1) / GQ_CPU_SCAN_CHUNK;
-  gq_csum *offsets = malloc(chunks * sizeof *offsets);
-  if (!offsets)
-    return gq_fail(GQ_ENOMEM, "cumulative integral: cannot allocate %llu chunk totals", (unsigned long long)chunks);
+  const uint64_t end = p->first + p->points, c0 = chunk_of(p->first);
+  const uint64_t chunks = p->points ? chunk_of(end - 1) + 1 - c0 : 0;
+#pragma omp parallel for schedule(static) num_threads(gq_cpu_threads())
+  for (uint64_t c = 0; c < chunks; c++) {
+    const uint64_t from = (c0 + c) * GQ_CPU_SCAN_CHUNK, to = from + GQ_CPU_SCAN_CHUNK < end ? from + GQ_CPU_SCAN_CHUNK : end;
+    gq_csum acc = gq_csum_zero();
+    for (uint64_t i = from > p->first ? from : p->first; i < to; i++)
+      gq_csum_add(&acc, cumulative_term(p, i));
+    totals[c] = acc;
+  }
+  return GQ_SUCCESS;
+}
+
+int gq_cpu_cumulative_values(const gq_cumulative_call *p, const gq_csum *offsets)
+{
+  const uint64_t end = p->first + p->points, c0 = chunk_of(p->first);
+  const uint64_t chunks = p->points ? chunk_of(end - 1) + 1 - c0 : 0;
+  const uint64_t base = p->first / p->every, last = gq_cumulative_count(p->n, p->every) - 1;
   const double f0 = grid_value(p, 0);
 #pragma omp parallel for schedule(static) num_threads(gq_cpu_threads())
   for (uint64_t c = 0; c < chunks; c++) {
-    const uint64_t to = (c + 1) * GQ_CPU_SCAN_CHUNK < points ? (c + 1) * GQ_CPU_SCAN_CHUNK : points;
-    gq_csum acc = gq_csum_zero();
-    for (uint64_t i = c * GQ_CPU_SCAN_CHUNK; i < to; i++)
-      gq_csum_add(&acc, cumulative_term(p, i));
-    offsets[c] = acc;
+    const uint64_t from = (c0 + c) * GQ_CPU_SCAN_CHUNK, to = from + GQ_CPU_SCAN_CHUNK < end ? from + GQ_CPU_SCAN_CHUNK : end;
+    gq_csum acc = offsets[c];
+    for (uint64_t i = from > p->first ? from : p->first; i < to; i++) {
+      const double term = cumulative_term(p, i);
+      gq_csum_add(&acc, term);
+      if (i % p->every == 0)
+        p->out[i / p->every - base] = i == 0 ? 0.0 : cumulative_value(p, acc, f0, term);
+      else if (i == p->n)
+        p->out[last - base] = cumulative_value(p, acc, f0, term);
+    }
   }
+  return GQ_SUCCESS;
+}
+
+int gq_cpu_cumulative(const gq_cumulative_call *p, gq_grid_info *info)
+{
+  const double t0 = gq_wall_ms();
+  const uint64_t chunks = (p->points + GQ_CPU_SCAN_CHUNK - 1) / GQ_CPU_SCAN_CHUNK; /* p->first = 0 */
+  gq_csum *offsets = malloc((chunks ? chunks : 1) * sizeof *offsets);
+  if (!offsets)
+    return gq_fail(GQ_ENOMEM, "cumulative integral: cannot allocate %llu chunk totals", (unsigned long long)chunks);
+  gq_cpu_cumulative_totals(p, offsets);
   gq_csum running = gq_csum_zero();
   for (uint64_t c = 0; c < chunks; c++) {
     const gq_csum total = offsets[c];
     offsets[c] = running;
     gq_csum_merge(&running, total);
   }
-#pragma omp parallel for schedule(static) num_threads(gq_cpu_threads())
-  for (uint64_t c = 0; c < chunks; c++) {
-    const uint64_t to = (c + 1) * GQ_CPU_SCAN_CHUNK < points ? (c + 1) * GQ_CPU_SCAN_CHUNK : points;
-    gq_csum acc = offsets[c];
-    for (uint64_t i = c * GQ_CPU_SCAN_CHUNK; i < to; i++) {
-      const double term = cumulative_term(p, i);
-      gq_csum_add(&acc, term);
-      if (i % p->every == 0)
-        p->out[i / p->every] = i == 0 ? 0.0 : cumulative_value(p, acc, f0, term);
-      else if (i == p->n)
-        p->out[i / p->every + 1] = cumulative_value(p, acc, f0, term);
-    }
-  }
+  gq_cpu_cumulative_values(p, offsets);
   free(offsets);
   info->ms = gq_wall_ms() - t0;
   return GQ_SUCCESS;
