@@ -9,7 +9,9 @@
  *   accumulator  compensated sums in LANES lanes (compensated.h), the
  *                reduce_acc.h accumulators (sum, rms, stats; their scaled
  *                adds in the classifying pass), mc_moments.h, the count of
- *                non-finite values
+ *                non-finite values; under --deterministic the grid's keyed
+ *                sums and the moments exactly (exact_sum.h), term by term:
+ *                the same terms as the GPU's, so the same words
  *
  * The parallel loop (drive): the index range is cut into chunks and the
  * chunks into at most MAX_PARTS parts, a function of the problem only — never
@@ -32,6 +34,7 @@
 #include <omp.h>
 #endif
 
+#include "../exact_sum.h"
 #include "../internal.h"
 #include "../philox.h"
 #include "../sobol.h"
@@ -55,7 +58,9 @@ typedef enum {
   ACC_SUM,         /* gq_sum_acc                                            */
   ACC_RMS,         /* gq_rms_acc                                            */
   ACC_STATS,       /* gq_stats_acc                                          */
-  ACC_MOMENTS      /* gq_mc_moments                                         */
+  ACC_MOMENTS,     /* gq_mc_moments                                         */
+  ACC_KEYED_EXACT, /* the keyed sums exactly (gq_grid_sum.deterministic)    */
+  ACC_MOMENTS_EXACT /* s1 and s2 exactly (gq_mc_batch.deterministic)        */
 } acc_kind;
 
 typedef struct {
@@ -82,6 +87,7 @@ typedef union {
   nonfinite_count nonfinite;
   gq_reduce_acc reduce;
   gq_mc_moments moments;
+  gq_exact_sum exact[GQ_GRID_KEYS]; /* the exact kinds: added to in place (run_part) */
 } part_result;
 
 /* ---- per-thread buffers ------------------------------------------------------
@@ -475,6 +481,30 @@ static void moments_block(gq_mc_moments *m, const double *restrict v, int count,
   }
 }
 
+/* The exact kinds, term by term into the part's result: a grid's values
+ * by index class (index: the grid index of v[0]); Monte Carlo's d = y - K
+ * as the GPU's QuadExact forms it, d and d^2 exact. */
+static void keyed_exact_block(gq_exact_sum *keyed, const double *v, int count, uint64_t index)
+{
+  for (int k = 0; k < count; k++)
+    gq_exact_sum_add(&keyed[(index + (uint64_t)k) % GQ_GRID_KEYS], v[k]);
+}
+
+static void moments_exact_block(gq_exact_sum *m, const double *v, int count, double shift)
+{
+  for (int k = 0; k < count; k++) {
+    const double d = v[k] - shift;
+    if (!(d - d == 0.0)) {
+      m[0].nonfinite += d;
+      continue;
+    }
+    gq_superacc_add(&m[0].acc, d);
+    gq_superacc_add_product(&m[1].acc, d, d, 0, 0);
+  }
+}
+
+static int exact_kind(acc_kind acc) { return acc == ACC_KEYED_EXACT || acc == ACC_MOMENTS_EXACT; }
+
 static void nonfinite_block(nonfinite_count *r, const double *v, int count, uint64_t index)
 {
   for (int k = 0; k < count; k++)
@@ -586,6 +616,7 @@ static void accumulate(const problem *p, part_acc *A, const double *x, const dou
   case ACC_RMS: rms_block(&A->sum, x, y, count); break;
   case ACC_STATS: stats_block(&A->stats, x, count, index); break;
   case ACC_MOMENTS: moments_block(&A->moments, x, count, p->mc->shift); break;
+  default: break; /* the exact kinds add to the part's result (run_part) */
   }
 }
 
@@ -647,13 +678,17 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
       gq_stats_acc_combine(&out->reduce.stats, &s);
     }
     break;
+  default: break; /* the exact kinds are the result already */
   }
 }
 
 /* result = the identity of the problem's accumulator; then merge(result, part). */
 static void result_init(const problem *p, part_result *r)
 {
-  if (p->acc == ACC_KEYED_SUMS)
+  if (exact_kind(p->acc))
+    for (int k = 0; k < GQ_GRID_KEYS; k++)
+      gq_exact_sum_zero(&r->exact[k]);
+  else if (p->acc == ACC_KEYED_SUMS)
     for (int k = 0; k < GQ_GRID_KEYS; k++)
       r->keyed[k] = gq_csum_zero();
   else if (p->acc == ACC_NONFINITE)
@@ -666,7 +701,10 @@ static void result_init(const problem *p, part_result *r)
 
 static void result_merge(const problem *p, part_result *r, const part_result *part)
 {
-  if (p->acc == ACC_KEYED_SUMS) {
+  if (exact_kind(p->acc)) {
+    for (int k = 0; k < GQ_GRID_KEYS; k++)
+      gq_exact_sum_merge(&r->exact[k], &part->exact[k]);
+  } else if (p->acc == ACC_KEYED_SUMS) {
     for (int k = 0; k < GQ_GRID_KEYS; k++)
       gq_csum_merge(&r->keyed[k], part->keyed[k]);
   } else if (p->acc == ACC_NONFINITE) {
@@ -686,11 +724,18 @@ static void run_part(const problem *p, workspace *ws, uint64_t lo, uint64_t hi, 
 {
   part_acc A;
   part_acc_init(p, &A, lo, hi);
+  if (exact_kind(p->acc)) /* on the heap: far larger than a worker's stack may be */
+    result_init(p, out);
   for (uint64_t i = lo; i < hi; i += (uint64_t)p->chunk) {
     const int count = (int)(hi - i < (uint64_t)p->chunk ? hi - i : (uint64_t)p->chunk);
     const double *x = NULL, *y = NULL;
     source_chunk(p, ws, i, count, &x, &y);
-    accumulate(p, &A, x, y, count, i);
+    if (p->acc == ACC_KEYED_EXACT)
+      keyed_exact_block(out->exact, x, count, p->grid->first + i);
+    else if (p->acc == ACC_MOMENTS_EXACT)
+      moments_exact_block(out->exact, x, count, p->mc->shift);
+    else
+      accumulate(p, &A, x, y, count, i);
   }
   part_finish(p, &A, lo, hi, out);
 }
@@ -763,16 +808,19 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ
 {
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
-  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_KEYED_SUMS,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g,
-                     .progress = ctx};
+  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND,
+                     .acc = g->deterministic ? ACC_KEYED_EXACT : ACC_KEYED_SUMS, .n = g->last - g->first + 1,
+                     .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g, .progress = ctx};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
   for (int k = 0; k < GQ_GRID_KEYS; k++)
-    sums[k] = r.keyed[k];
+    if (g->deterministic)
+      g->exact[k] = r.exact[k];
+    else
+      sums[k] = r.keyed[k];
   if (info)
     no_jit(info, ms);
   return GQ_SUCCESS;
@@ -812,14 +860,20 @@ int gq_cpu_array_reduce(const gq_array_reduce *a, gq_reduce_acc *out, double *ms
 int gq_cpu_mc_batch(const gq_mc_batch *b, gq_mc_moments *out, gq_grid_info *info)
 {
   /* a chunk of samples is already worth a thread */
-  const problem p = {.source = SOURCE_PHILOX, .map = MAP_INTEGRAND, .acc = ACC_MOMENTS, .n = b->count,
-                     .chunk = MC_CHUNK, .min_chunks_per_part = 1, .mc = b};
+  const problem p = {.source = SOURCE_PHILOX, .map = MAP_INTEGRAND,
+                     .acc = b->deterministic ? ACC_MOMENTS_EXACT : ACC_MOMENTS, .n = b->count, .chunk = MC_CHUNK,
+                     .min_chunks_per_part = 1, .mc = b};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  *out = r.moments;
+  if (b->deterministic) {
+    b->exact[0] = r.exact[0];
+    b->exact[1] = r.exact[1];
+  } else {
+    *out = r.moments;
+  }
   no_jit(info, ms);
   return GQ_SUCCESS;
 }
