@@ -1094,8 +1094,8 @@ int gq_mc_sobol(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt
  * exactly on either backend and round once per sum (per batch for Monte
  * Carlo): the same bits for any thread count, launch grid and share (any
  * number of ranks, see ---- mpi ----), and on the CPU and a GPU where f is
- * an expression of correctly rounded operations (+ - * / sqrt); VEGAS and
- * Sobol are not covered (see gpuquad(1)). */
+ * an expression of correctly rounded operations (+ - * / sqrt); so does
+ * gq_mc_sobol.  VEGAS is not covered (see gpuquad(1)). */
 int gq_context_set_deterministic(gq_context *ctx, int on); /* on: 0 or 1 */
 int gq_context_deterministic(const gq_context *ctx);        /* 0 or 1   */
 
@@ -1126,13 +1126,14 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * through a step the caller supplies, so the library links no communication
  * library.
  *
- * With a share set (rank r of k), gq_integrate_rule, gq_integrate_box and
- * gq_mc_mean sum only rank r's terms: a 1-D grid's interior points in k
- * contiguous index ranges; a product grid's points by ranges of the
- * outermost axis (the last: its intervals' points, or its Gauss-Legendre
- * panels); each Monte Carlo batch's samples by ranges of whole Philox quads
- * (four samples), so every point and every sample is the one a single
- * process evaluates.  Wherever a partial result is complete (a rule's class
+ * With a share set (rank r of k), gq_integrate_rule, gq_integrate_box,
+ * gq_mc_mean and gq_mc_sobol sum only rank r's terms: a 1-D grid's interior
+ * points in k contiguous index ranges; a product grid's points by ranges of
+ * the outermost axis (the last: its intervals' points, or its
+ * Gauss-Legendre panels); each Monte Carlo batch's samples by ranges of
+ * whole Philox quads (four samples), or of a Sobol scrambling's point
+ * indices (runs of four), so every point and every sample is the one a
+ * single process evaluates.  Wherever a partial result is complete (a rule's class
  * sums, a product grid's pair of sums, the count of points where f is not
  * finite, a batch's moments) every rank calls combine, in the same order,
  * with its partial as bytes, the merge that joins two of them, and its

@@ -293,7 +293,9 @@ int gq_shared_product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64
   return status;
 }
 
-/* ---- Monte Carlo: each batch's samples, by whole Philox quads ---------- */
+/* ---- Monte Carlo: each batch's samples, by whole Philox quads (Sobol:
+ * runs of four points, each rank's Gray-code walk starting at its first
+ * index) ------------------------------------------------------------------ */
 static void merge_moments(void *acc, const void *other)
 {
   gq_mc_moments_merge(acc, *(const gq_mc_moments *)other);
