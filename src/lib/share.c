@@ -94,13 +94,15 @@ static gq_csum exact_round(const gq_superacc *acc, double nonfinite)
 }
 
 /* The exact sums a deterministic problem's backend fills (zeroed: a rank
- * with no terms merges zeros). */
-static gq_exact_sum *exact_sums(int count)
+ * with no terms merges zeros), or NULL on the fast path.  On the caller's
+ * stack (about 1.1 KiB each): nothing to fail between a rank's start and
+ * its combine. */
+static gq_exact_sum *exact_sums(int deterministic, gq_exact_sum *e, int count)
 {
-  gq_exact_sum *e = malloc((size_t)count * sizeof *e);
-  if (e)
-    for (int k = 0; k < count; k++)
-      gq_exact_sum_zero(&e[k]);
+  if (!deterministic)
+    return NULL;
+  for (int k = 0; k < count; k++)
+    gq_exact_sum_zero(&e[k]);
   return e;
 }
 
@@ -123,8 +125,8 @@ int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GR
     gq_share_range(count, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
   for (int k = 0; k < GQ_GRID_KEYS; k++)
     sums[k] = gq_csum_zero();
-  if (p->deterministic && !(part.exact = exact_sums(GQ_GRID_KEYS)))
-    return gq_fail(GQ_ENOMEM, "cannot allocate the exact grid sums");
+  gq_exact_sum exact[GQ_GRID_KEYS];
+  part.exact = exact_sums(p->deterministic, exact, GQ_GRID_KEYS);
   int status = GQ_SUCCESS;
   if (count > 0) {
     part.first = p->first + first; /* the classes are global indices mod GQ_GRID_KEYS */
@@ -137,8 +139,7 @@ int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GR
   if (shared(ctx))
     status = combine(ctx, part.exact, GQ_GRID_KEYS * sizeof *part.exact, merge_exact_keys, status);
   for (int k = 0; k < GQ_GRID_KEYS; k++)
-    sums[k] = exact_round(&part.exact[k].acc, part.exact[k].nonfinite);
-  free(part.exact);
+    sums[k] = exact_round(&exact[k].acc, exact[k].nonfinite);
   return status;
 }
 
@@ -253,9 +254,7 @@ int gq_shared_product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums
   uint64_t offset;
   double *table = NULL;
   sums[0] = sums[1] = gq_csum_zero();
-  gq_exact_sum *exact = NULL;
-  if (p->deterministic && !(exact = exact_sums(2)))
-    return gq_fail(GQ_ENOMEM, "cannot allocate the exact box sums");
+  gq_exact_sum pair[2], *exact = exact_sums(p->deterministic, pair, 2);
   int status = shared(ctx) ? product_part(ctx, p, &part, &offset, &table) : GQ_SUCCESS;
   part.exact = exact;
   if (status == GQ_SUCCESS && part.n > 0)
@@ -267,7 +266,6 @@ int gq_shared_product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums
     status = combine(ctx, exact, 2 * sizeof *exact, merge_exact_pair, status);
   sums[0] = exact_round(&exact[0].acc, exact[0].nonfinite);
   sums[1] = exact_round(&exact[1].acc, exact[1].nonfinite);
-  free(exact);
   return status;
 }
 
@@ -308,8 +306,8 @@ int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out
   if (shared(ctx))
     gq_share_range(p->count, 4, ctx->share.rank, ctx->share.ranks, &first, &count);
   *out = gq_mc_moments_zero();
-  if (p->deterministic && !(part.exact = exact_sums(2)))
-    return gq_fail(GQ_ENOMEM, "cannot allocate the exact moments");
+  gq_exact_sum moments[2];
+  part.exact = exact_sums(p->deterministic, moments, 2);
   int status = GQ_SUCCESS;
   if (count > 0) {
     part.first = p->first + first; /* a multiple of 4: the counters are the whole's */
@@ -322,9 +320,8 @@ int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out
   if (shared(ctx))
     status = combine(ctx, part.exact, 2 * sizeof *part.exact, merge_exact_pair, status);
   /* a non-finite d makes s1 the sum of those and s2 its square */
-  const double nonfinite = part.exact[0].nonfinite;
-  out->s1 = exact_round(&part.exact[0].acc, nonfinite);
-  out->s2 = exact_round(&part.exact[1].acc, nonfinite * nonfinite);
-  free(part.exact);
+  const double nonfinite = moments[0].nonfinite;
+  out->s1 = exact_round(&moments[0].acc, nonfinite);
+  out->s2 = exact_round(&moments[1].acc, nonfinite * nonfinite);
   return status;
 }

@@ -87,7 +87,7 @@ typedef union {
   nonfinite_count nonfinite;
   gq_reduce_acc reduce;
   gq_mc_moments moments;
-  gq_exact_sum exact[GQ_GRID_KEYS]; /* the exact kinds: added to in place (run_part) */
+  gq_exact_sum *exact; /* the exact kinds: the part's sums (drive's array), or the caller's */
 } part_result;
 
 /* ---- per-thread buffers ------------------------------------------------------
@@ -504,6 +504,7 @@ static void moments_exact_block(gq_exact_sum *m, const double *v, int count, dou
 }
 
 static int exact_kind(acc_kind acc) { return acc == ACC_KEYED_EXACT || acc == ACC_MOMENTS_EXACT; }
+static int exact_count(const problem *p) { return p->acc == ACC_KEYED_EXACT ? GQ_GRID_KEYS : 2; }
 
 static void nonfinite_block(nonfinite_count *r, const double *v, int count, uint64_t index)
 {
@@ -686,7 +687,7 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
 static void result_init(const problem *p, part_result *r)
 {
   if (exact_kind(p->acc))
-    for (int k = 0; k < GQ_GRID_KEYS; k++)
+    for (int k = 0; k < exact_count(p); k++)
       gq_exact_sum_zero(&r->exact[k]);
   else if (p->acc == ACC_KEYED_SUMS)
     for (int k = 0; k < GQ_GRID_KEYS; k++)
@@ -702,7 +703,7 @@ static void result_init(const problem *p, part_result *r)
 static void result_merge(const problem *p, part_result *r, const part_result *part)
 {
   if (exact_kind(p->acc)) {
-    for (int k = 0; k < GQ_GRID_KEYS; k++)
+    for (int k = 0; k < exact_count(p); k++)
       gq_exact_sum_merge(&r->exact[k], &part->exact[k]);
   } else if (p->acc == ACC_KEYED_SUMS) {
     for (int k = 0; k < GQ_GRID_KEYS; k++)
@@ -724,7 +725,7 @@ static void run_part(const problem *p, workspace *ws, uint64_t lo, uint64_t hi, 
 {
   part_acc A;
   part_acc_init(p, &A, lo, hi);
-  if (exact_kind(p->acc)) /* on the heap: far larger than a worker's stack may be */
+  if (exact_kind(p->acc))
     result_init(p, out);
   for (uint64_t i = lo; i < hi; i += (uint64_t)p->chunk) {
     const int count = (int)(hi - i < (uint64_t)p->chunk ? hi - i : (uint64_t)p->chunk);
@@ -755,8 +756,17 @@ static int drive(const problem *p, part_result *result, double *ms)
   const int threads = gq_cpu_threads();
   const int team = (uint64_t)threads < nparts ? threads : (int)nparts;
   part_result *partial = malloc((size_t)(nparts ? nparts : 1) * sizeof *partial);
-  if (!partial)
+  /* the exact kinds' parts: about 1.1 KiB a sum, apart from the union */
+  const int exact = exact_kind(p->acc) ? exact_count(p) : 0;
+  gq_exact_sum *parts_exact =
+      exact ? malloc((size_t)(nparts ? nparts : 1) * (size_t)exact * sizeof *parts_exact) : NULL;
+  if (!partial || (exact && !parts_exact)) {
+    free(partial);
+    free(parts_exact);
     return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial results", (unsigned long long)nparts);
+  }
+  for (uint64_t s = 0; exact && s < nparts; s++)
+    partial[s].exact = parts_exact + s * (uint64_t)exact;
   const double t0 = gq_wall_ms();
   int failed = 0;
   uint64_t done = 0; /* points of the finished parts (part_progress.h) */
@@ -779,13 +789,17 @@ static int drive(const problem *p, part_result *result, double *ms)
   }
   if (failed) {
     free(partial);
+    free(parts_exact);
     return gq_fail(GQ_ENOMEM, "cannot allocate the CPU backend's chunk buffers");
   }
   gq_progress(p->progress, p->n, p->n, "points");
+  if (exact) /* into the caller's sums (gq_grid_sum.exact, gq_mc_batch.exact) */
+    result->exact = p->acc == ACC_KEYED_EXACT ? p->grid->exact : p->mc->exact;
   result_init(p, result);
   for (uint64_t s = 0; s < nparts; s++)
     result_merge(p, result, &partial[s]);
   free(partial);
+  free(parts_exact);
   if (ms)
     *ms = gq_wall_ms() - t0;
   return GQ_SUCCESS;
@@ -816,11 +830,8 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  for (int k = 0; k < GQ_GRID_KEYS; k++)
-    if (g->deterministic)
-      g->exact[k] = r.exact[k];
-    else
-      sums[k] = r.keyed[k];
+  for (int k = 0; k < GQ_GRID_KEYS && !g->deterministic; k++) /* else in g->exact */
+    sums[k] = r.keyed[k];
   if (info)
     no_jit(info, ms);
   return GQ_SUCCESS;
@@ -868,12 +879,8 @@ int gq_cpu_mc_batch(const gq_mc_batch *b, gq_mc_moments *out, gq_grid_info *info
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  if (b->deterministic) {
-    b->exact[0] = r.exact[0];
-    b->exact[1] = r.exact[1];
-  } else {
+  if (!b->deterministic) /* else in b->exact */
     *out = r.moments;
-  }
   no_jit(info, ms);
   return GQ_SUCCESS;
 }
