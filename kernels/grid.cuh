@@ -25,6 +25,9 @@ int grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int items,
 // functions): each key's exact sum into p->exact (share.c rounds it).
 int grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                       double *ms);
+// A built-in integrand's deterministic sum (grid_exact.cu, compiled
+// without FMA contraction): grid_exact_launch of its exact kernel.
+int builtin_exact_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_grid_info *info);
 // One exact sum's words as read back (GQ_SUPERACC_WORDS of them) and the
 // sum of its non-finite terms, as the host keeps them (exact_sum.h).
 void exact_words_take(const unsigned long long *words, double nonfinite, gq_exact_sum *out);

@@ -134,15 +134,6 @@ template <class Rows, class Real, class F, bool SCAN> const void *builtin_kernel
                                          Level>;
 }
 
-// The deterministic sum: exact functions (CUDA's correctly rounded sqrt),
-// exact sums.
-template <class Rows, class Real, class F> const void *builtin_exact_kernel()
-{
-  using G = typename Rows::Grid;
-  return (const void *)gq::reduce_kernel<G::BLOCK, G::ITEMS, 1, false, gq::PointMap<F>,
-                                         gq::TileExact<gq::GRID_KEYS, G::ITEMS>, gq::GridSource<Real>, gq::ExactWords>;
-}
-
 // The fast functors first; a sum that comes out NaN or infinite is done
 // again with CUDA's own functions (fast_sqrt is not finite for 0, +inf and
 // subnormals), so what remains is the integrand's.
@@ -151,14 +142,11 @@ int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_K
 {
   info->compile_ms = 0.0;
   info->jit = GQ_JIT_NONE;
+  if (p->deterministic) // exact functions, exact sums, no contraction (grid_exact.cu)
+    return gq::builtin_exact_sum(st, p, info);
   return gq::with_rows(st->cc_major, [&](auto rows) {
     using Rows = decltype(rows);
     using G = typename Rows::Grid;
-    if (p->deterministic)
-      return gq::grid_exact_launch(st,
-                                   p->precision == GQ_PRECISION_FLOAT ? builtin_exact_kernel<Rows, float, Exact>()
-                                                                      : builtin_exact_kernel<Rows, double, Exact>(),
-                                   G::BLOCK, G::ITEMS, p, &info->ms);
     if (p->precision == GQ_PRECISION_FLOAT)
       return gq::grid_sum_launch(st, builtin_kernel<Rows, float, Fast, false>(), G::BLOCK, G::ITEMS, p, sums, &info->ms);
     int status = gq::grid_sum_launch(st, builtin_kernel<Rows, double, Fast, false>(), G::BLOCK, G::ITEMS, p, sums,

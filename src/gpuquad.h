@@ -1093,8 +1093,8 @@ int gq_mc_sobol(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt
  * (gq_mc_mean) sum their terms f(x_i), w f(x) and the shifted moments
  * exactly on either backend and round once per sum (per batch for Monte
  * Carlo): the same bits for any thread count, launch grid and share (any
- * number of ranks, see ---- mpi ----), and on the CPU and a GPU where f is
- * an expression of correctly rounded operations (+ - * / sqrt); so does
+ * number of ranks, see ---- mpi ----), and on the CPU and a GPU where f
+ * uses only correctly rounded operations (+ - * / sqrt); so does
  * gq_mc_sobol.  VEGAS is not covered (see gpuquad(1)). */
 int gq_context_set_deterministic(gq_context *ctx, int on); /* on: 0 or 1 */
 int gq_context_deterministic(const gq_context *ctx);        /* 0 or 1   */
