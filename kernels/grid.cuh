@@ -9,6 +9,7 @@
 
 #include "cuda_state.cuh"
 #include "engine/policy.cuh"
+#include "../src/lib/exact_sum.h"
 
 namespace gq {
 
@@ -21,12 +22,15 @@ constexpr int GRID_KEYS = GQ_GRID_KEYS;
 int grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                     gq_csum sums[GRID_KEYS], double *ms);
 // The deterministic sum (exact_tile.cuh: TileExact x ExactWords, exact
-// functions), rounded on the host: each key's exact sum as a double-double.
+// functions): each key's exact sum into p->exact (share.c rounds it).
 int grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
-                      gq_csum sums[GRID_KEYS], double *ms);
-// One exact sum's words as read back (GQ_SUPERACC_WORDS of them), or the
-// sum of its non-finite terms where there were any.
-gq_csum exact_words_csum(const unsigned long long *words, double nonfinite);
+                      double *ms);
+// A built-in integrand's deterministic sum (grid_exact.cu, compiled
+// without FMA contraction): grid_exact_launch of its exact kernel.
+int builtin_exact_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_grid_info *info);
+// One exact sum's words as read back (GQ_SUPERACC_WORDS of them) and the
+// sum of its non-finite terms, as the host keeps them (exact_sum.h).
+void exact_words_take(const unsigned long long *words, double nonfinite, gq_exact_sum *out);
 // Blocks of a deterministic launch over `terms` terms: the resident grid,
 // or the one asked for (`asked`, 0: none) or forced by a test
 // (gq_cuda_exact_force_shape), but never fewer than keep a block's shared

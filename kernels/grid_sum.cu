@@ -9,10 +9,6 @@
 #include "engine/launch.cuh"
 #include "engine/tile_accumulators.cuh"
 
-extern "C" {
-#include "../src/lib/superacc_host.h"
-}
-
 extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);
 extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, uint64_t *count, uint64_t *first);
 
@@ -63,17 +59,12 @@ int gq::grid_sum_launch(gq_cuda_state *st, const void *kernel, int block, int it
   return GQ_SUCCESS;
 }
 
-gq_csum gq::exact_words_csum(const unsigned long long *words, double nonfinite)
+void gq::exact_words_take(const unsigned long long *words, double nonfinite, gq_exact_sum *out)
 {
-  if (nonfinite != 0.0)
-    return gq_csum{nonfinite, 0.0};
-  gq_superacc a;
   for (int k = 0; k < GQ_SUPERACC_WORDS; k++)
-    a.word[k] = (int64_t)words[k];
-  gq_superacc_normalize(&a);
-  gq_csum out;
-  gq_superacc_to_dd(&a, 0, &out.s, &out.c);
-  return out;
+    out->acc.word[k] = (int64_t)words[k];
+  gq_superacc_normalize(&out->acc);
+  out->nonfinite = nonfinite;
 }
 
 unsigned gq::exact_grid(gq_cuda_state *st, const void *kernel, int block, unsigned long long tiles,
@@ -86,10 +77,9 @@ unsigned gq::exact_grid(gq_cuda_state *st, const void *kernel, int block, unsign
   return (unsigned)(grid < least ? least : grid);
 }
 
-// Each key's words rounded to a double-double (a key where a term was NaN
-// or infinite holds their sum instead).
+// Each key's words and non-finite sum into p->exact, by index class.
 int gq::grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
-                          gq_csum sums[GRID_KEYS], double *ms)
+                          double *ms)
 {
   constexpr size_t WORDS = (size_t)GRID_KEYS * GQ_SUPERACC_WORDS;
   Problem<GridSource<double>, ExactWords> prob{};
@@ -104,7 +94,7 @@ int gq::grid_exact_launch(gq_cuda_state *st, const void *kernel, int block, int 
     const double *nonfinite = reinterpret_cast<const double *>(h + WORDS);
     const unsigned long long first = p->first % GRID_KEYS;
     for (unsigned k = 0; k < GRID_KEYS; k++)
-      sums[(first + k) % GRID_KEYS] = exact_words_csum(h + k * GQ_SUPERACC_WORDS, nonfinite[k]);
+      exact_words_take(h + k * GQ_SUPERACC_WORDS, nonfinite[k], &p->exact[(first + k) % GRID_KEYS]);
   }
   free(h);
   return status;
@@ -144,15 +134,6 @@ template <class Rows, class Real, class F, bool SCAN> const void *builtin_kernel
                                          Level>;
 }
 
-// The deterministic sum: exact functions (CUDA's correctly rounded sqrt),
-// exact sums.
-template <class Rows, class Real, class F> const void *builtin_exact_kernel()
-{
-  using G = typename Rows::Grid;
-  return (const void *)gq::reduce_kernel<G::BLOCK, G::ITEMS, 1, false, gq::PointMap<F>,
-                                         gq::TileExact<gq::GRID_KEYS, G::ITEMS>, gq::GridSource<Real>, gq::ExactWords>;
-}
-
 // The fast functors first; a sum that comes out NaN or infinite is done
 // again with CUDA's own functions (fast_sqrt is not finite for 0, +inf and
 // subnormals), so what remains is the integrand's.
@@ -161,14 +142,11 @@ int grid_sum_for(gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_K
 {
   info->compile_ms = 0.0;
   info->jit = GQ_JIT_NONE;
+  if (p->deterministic) // exact functions, exact sums, no contraction (grid_exact.cu)
+    return gq::builtin_exact_sum(st, p, info);
   return gq::with_rows(st->cc_major, [&](auto rows) {
     using Rows = decltype(rows);
     using G = typename Rows::Grid;
-    if (p->deterministic)
-      return gq::grid_exact_launch(st,
-                                   p->precision == GQ_PRECISION_FLOAT ? builtin_exact_kernel<Rows, float, Exact>()
-                                                                      : builtin_exact_kernel<Rows, double, Exact>(),
-                                   G::BLOCK, G::ITEMS, p, sums, &info->ms);
     if (p->precision == GQ_PRECISION_FLOAT)
       return gq::grid_sum_launch(st, builtin_kernel<Rows, float, Fast, false>(), G::BLOCK, G::ITEMS, p, sums, &info->ms);
     int status = gq::grid_sum_launch(st, builtin_kernel<Rows, double, Fast, false>(), G::BLOCK, G::ITEMS, p, sums,

@@ -166,8 +166,8 @@ int gq::jit_compile(int cc_major, int cc_minor, const std::string &src, const st
     GQ_NVRTC_TRY(nvrtcAddNameExpression(prog, want[k].c_str()));
   char arch[32];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
-  const char *options[] = {arch, "--std=c++17", "-default-device"};
-  const nvrtcResult r = nvrtcCompileProgram(prog, 3, options);
+  const char *options[] = {arch, "--std=c++17", "-default-device", "--fmad=false"};
+  const nvrtcResult r = nvrtcCompileProgram(prog, jit_exact_module(src) ? 4 : 3, options);
   if (r != NVRTC_SUCCESS) {
     size_t len = 0;
     nvrtcGetProgramLogSize(prog, &len);
@@ -265,8 +265,8 @@ int gq::jit_load(gq_cuda_state *st, const std::string &key, const std::string &s
   int nvrtc_major = 0, nvrtc_minor = 0;
   nvrtcVersion(&nvrtc_major, &nvrtc_minor);
   char tag[160];
-  snprintf(tag, sizeof tag, "\n// sm_%d%d gpuquad %s nvrtc %d.%d\n", st->cc_major, st->cc_minor, gq_version(),
-           nvrtc_major, nvrtc_minor);
+  snprintf(tag, sizeof tag, "\n// sm_%d%d gpuquad %s nvrtc %d.%d%s\n", st->cc_major, st->cc_minor, gq_version(),
+           nvrtc_major, nvrtc_minor, jit_exact_module(src) ? " --fmad=false" : "");
   std::string cache_key = src + tag;
   for (int k = 0; k < count; k++)
     cache_key += "// " + want[k] + "\n";
@@ -353,7 +353,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
     return status;
   if (p->deterministic) {
     exact_grid_kernel_names(st->cc_major, p->precision, want);
-    return gq::jit_load_integrand(st, p->f, kind.c_str(), "#include \"exact_tile.cuh\"\n" + src, want, 2, out, info);
+    return gq::jit_load_integrand(st, p->f, kind.c_str(), GQ_JIT_EXACT_PREFIX + src, want, 2, out, info);
   }
   grid_kernel_names(st->cc_major, p->precision, want);
   return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, 3, out, info);
@@ -372,7 +372,7 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   return gq::with_rows(st->cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
     if (p->deterministic)
-      return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, sums, &info->ms);
+      return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, &info->ms);
     int s = gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
     if (s != GQ_SUCCESS || gq::sums_finite(sums))
       return s;
@@ -428,7 +428,7 @@ extern "C" int gq_jit_compile_exact_only(const gq_integrand *f, int precision, i
   int status = gq::jit_module_source(f, precision, &src);
   exact_grid_kernel_names(cc / 10, precision, want);
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(cc / 10, cc % 10, "#include \"exact_tile.cuh\"\n" + src, want, 2, &cubin, names);
+    status = gq::jit_compile(cc / 10, cc % 10, GQ_JIT_EXACT_PREFIX + src, want, 2, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

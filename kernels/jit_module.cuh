@@ -14,6 +14,15 @@ namespace gq {
 
 constexpr int JIT_MAX_KERNELS = 4;
 
+// The source of every deterministic module begins with this line: such a
+// module is compiled without contracting a * b + c into an FMA
+// (--fmad=false), so that its terms f(x) are what the CPU's evaluator,
+// compiled with -ffp-contract=off, computes wherever f uses only correctly
+// rounded operations; their exact sums then have the same bits on either
+// backend (issue 20).
+#define GQ_JIT_EXACT_PREFIX "#include \"exact_tile.cuh\"\n"
+inline bool jit_exact_module(const std::string &src) { return src.rfind(GQ_JIT_EXACT_PREFIX, 0) == 0; }
+
 // NVRTC: src -> cubin for sm_<major><minor>; names[k] receives the lowered
 // name of the kernel the name expression want[k] denotes.  No GPU needed.
 int jit_compile(int cc_major, int cc_minor, const std::string &src, const std::string *want, int count,

@@ -89,7 +89,7 @@ int load(gq_cuda_state *st, const gq_mc_batch *p, gq_jit_module **m, gq_grid_inf
     return status;
   kernel_names(st->cc_major, p->dims, p->dist, p->sampler, p->precision, p->deterministic, want);
   if (p->deterministic)
-    return gq::jit_load_integrand(st, p->f, kind, "#include \"exact_tile.cuh\"\n" + src, want, 1, m, info);
+    return gq::jit_load_integrand(st, p->f, kind, GQ_JIT_EXACT_PREFIX + src, want, 1, m, info);
   return gq::jit_load_integrand(st, p->f, kind, src, want, 2, m, info);
 }
 
@@ -125,12 +125,11 @@ gq::Problem<gq::RandomSource<Gen, D, Real>, Level> problem(gq_cuda_state *st, co
   return prob;
 }
 
-// The deterministic launch: s1 and s2 exact, each rounded once to a
-// double-double; where a value was NaN or infinite, s1 is the sum of those
-// and s2 its square (as the compensated sums would give).
+// The deterministic launch: s1 and s2 exact into exact[0] and exact[1]
+// (the non-finite values' sum in exact[0]; share.c rounds them).
 template <class Problem>
 int exact_moments(gq_cuda_state *st, const void *kernel, unsigned grid, int block, const Problem &prob,
-                  gq_mc_moments *out, double *ms)
+                  gq_exact_sum *exact, double *ms)
 {
   constexpr size_t WORDS = 2 * (size_t)GQ_SUPERACC_WORDS;
   unsigned long long *h = static_cast<unsigned long long *>(malloc(WORDS * sizeof *h + sizeof(double)));
@@ -139,8 +138,8 @@ int exact_moments(gq_cuda_state *st, const void *kernel, unsigned grid, int bloc
   const int status = gq::exact_run<2, 1>(st, kernel, grid, block, prob, h, ms);
   if (status == GQ_SUCCESS) {
     const double nonfinite = *reinterpret_cast<const double *>(h + WORDS);
-    out->s1 = gq::exact_words_csum(h, nonfinite);
-    out->s2 = gq::exact_words_csum(h + GQ_SUPERACC_WORDS, nonfinite * nonfinite);
+    gq::exact_words_take(h, nonfinite, &exact[0]);
+    gq::exact_words_take(h + GQ_SUPERACC_WORDS, 0.0, &exact[1]);
   }
   free(h);
   return status;
@@ -160,7 +159,7 @@ int run_dims(gq_cuda_state *st, const gq_mc_batch *p, const void *kernel, int bl
       grid = p->blocks < (unsigned)gq::MAX_BLOCKS ? p->blocks : (unsigned)gq::MAX_BLOCKS;
     if constexpr (std::is_same<std::decay_t<decltype(prob.out)>, gq::ExactTarget>::value)
       return exact_moments(st, kernel, gq::exact_grid(st, kernel, block, tiles, 2 * p->count, p->blocks ? grid : 0),
-                           block, prob, out, ms);
+                           block, prob, p->exact, ms);
     else
       return gq::launch_timed(st, kernel, grid, block, prob, out, ms);
   };
@@ -237,7 +236,7 @@ int compile_only(const gq_integrand *f, int dims, int dist, int precision, int c
   int status = module_source(f, precision, sampler, &src);
   kernel_names(cc / 10, dims, dist, sampler, precision, deterministic, want);
   if (deterministic)
-    src = "#include \"exact_tile.cuh\"\n" + src;
+    src = GQ_JIT_EXACT_PREFIX + src;
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, deterministic ? 1 : 2, &cubin, names);
   *cubin_size = cubin.size();

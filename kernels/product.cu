@@ -107,7 +107,7 @@ int load(gq_cuda_state *st, const gq_product_sum *p, gq_jit_module **m, gq_grid_
     return status;
   kernel_names(st->cc_major, p->dims, p->panels, shared, run_of(p), p->precision, p->deterministic, want);
   if (p->deterministic)
-    return gq::jit_load_integrand(st, p->f, kind, "#include \"exact_tile.cuh\"\n" + src, want, 2, m, info);
+    return gq::jit_load_integrand(st, p->f, kind, GQ_JIT_EXACT_PREFIX + src, want, 2, m, info);
   return gq::jit_load_integrand(st, p->f, kind, src, want, 3, m, info);
 }
 
@@ -163,11 +163,11 @@ problem(gq_cuda_state *st, const gq_product_sum *p, const double *const d_table[
   return prob;
 }
 
-// The deterministic launch: both sums exact, each rounded once to a
-// double-double (where f was NaN or infinite, the sum of those values).
+// The deterministic launch: both sums exact into p->exact (where f was NaN
+// or infinite, the sum of those values in both; share.c rounds them).
 template <int D, unsigned PANELS, int BLOCK, bool SHARED, int R>
 int exact_pair(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, int items,
-               const double *const d_table[GQ_MAX_DIM], size_t shared, gq::CsumPair *out, double *ms)
+               const double *const d_table[GQ_MAX_DIM], size_t shared, double *ms)
 {
   constexpr size_t WORDS = 2 * (size_t)GQ_SUPERACC_WORDS;
   auto prob = problem<D, PANELS, BLOCK, SHARED, R, gq::ExactWords>(st, p, d_table);
@@ -180,8 +180,8 @@ int exact_pair(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, i
   const int status = gq::exact_run<2, 1>(st, kernel, grid, BLOCK, prob, h, ms, shared);
   if (status == GQ_SUCCESS) {
     const double nonfinite = *reinterpret_cast<const double *>(h + WORDS);
-    out->hi = gq::exact_words_csum(h, nonfinite);
-    out->lo = gq::exact_words_csum(h + GQ_SUPERACC_WORDS, nonfinite);
+    gq::exact_words_take(h, nonfinite, &p->exact[0]);
+    gq::exact_words_take(h + GQ_SUPERACC_WORDS, nonfinite, &p->exact[1]);
   }
   free(h);
   return status;
@@ -202,7 +202,7 @@ int run_shape(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, in
   const size_t shared = SHARED ? table_bytes(p) : 0;
   if constexpr (std::is_same<Out, gq::CsumPair>::value)
     if (p->deterministic)
-      return exact_pair<D, PANELS, BLOCK, SHARED, R>(st, p, kernel, items, d_table, shared, out, ms);
+      return exact_pair<D, PANELS, BLOCK, SHARED, R>(st, p, kernel, items, d_table, shared, ms);
   auto prob = problem<D, PANELS, BLOCK, SHARED, R, gq::LastBlock>(st, p, d_table);
   prob.src.shared_doubles = (unsigned)(shared / sizeof(double));
   // blocks per SM with this launch's shared memory (resident_grid's cache
@@ -318,7 +318,7 @@ int compile_only(const gq_integrand *f, int precision, int dims, unsigned panels
   int status = gq::jit_module_source(f, precision, &src);
   kernel_names(cc / 10, dims, panel_mask(dims, panels != 0) & ~1u, 1, RUN, precision, deterministic, want);
   if (deterministic)
-    src = "#include \"exact_tile.cuh\"\n" + src;
+    src = GQ_JIT_EXACT_PREFIX + src;
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, deterministic ? 2 : 3, &cubin, names);
   *cubin_size = cubin.size();

@@ -1102,7 +1102,13 @@ int gq_mc_sobol(gq_context *ctx, const gq_integrand *f, const gq_mc_options *opt
  * gq_*_stream, gq_*_async) are the same on either context: for exact
  * chunked or streamed sums use the exact accumulator below (gq_exact_*),
  * which merges exactly in any order and works on any context.
- * Integrals and Monte Carlo are not affected (see gpuquad(1)). */
+ * Integrals (gq_integrate_rule, gq_integrate_box) and plain Monte Carlo
+ * (gq_mc_mean) sum their terms f(x_i), w f(x) and the shifted moments
+ * exactly on either backend and round once per sum (per batch for Monte
+ * Carlo): the same bits for any thread count, launch grid and share (any
+ * number of ranks, see ---- mpi ----), and on the CPU and a GPU where f
+ * uses only correctly rounded operations (+ - * / sqrt); so does
+ * gq_mc_sobol.  VEGAS is not covered (see gpuquad(1)). */
 int gq_context_set_deterministic(gq_context *ctx, int on); /* on: 0 or 1 */
 int gq_context_deterministic(const gq_context *ctx);        /* 0 or 1   */
 
@@ -1133,13 +1139,14 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * through a step the caller supplies, so the library links no communication
  * library.
  *
- * With a share set (rank r of k), gq_integrate_rule, gq_integrate_box and
- * gq_mc_mean sum only rank r's terms: a 1-D grid's interior points in k
- * contiguous index ranges; a product grid's points by ranges of the
- * outermost axis (the last: its intervals' points, or its Gauss-Legendre
- * panels); each Monte Carlo batch's samples by ranges of whole Philox quads
- * (four samples), so every point and every sample is the one a single
- * process evaluates.  gq_integrate_adaptive evaluates rank r's contiguous
+ * With a share set (rank r of k), gq_integrate_rule, gq_integrate_box,
+ * gq_mc_mean and gq_mc_sobol sum only rank r's terms: a 1-D grid's interior
+ * points in k contiguous index ranges; a product grid's points by ranges of
+ * the outermost axis (the last: its intervals' points, or its
+ * Gauss-Legendre panels); each Monte Carlo batch's samples by ranges of
+ * whole Philox quads (four samples), or of a Sobol scrambling's point
+ * indices (runs of four), so every point and every sample is the one a
+ * single process evaluates.  gq_integrate_adaptive evaluates rank r's contiguous
  * slice of each pass's new regions and the combine assembles every
  * region's results on every rank (by windows of 65536 regions, after a
  * combine of no bytes that agrees on the ranks' status), so every rank
@@ -1155,6 +1162,11 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
  * of the first rank that failed (then partial need not be written).  The
  * ranks then finish identically, so their results, statuses and every
  * further step (an overflow's rescaled rerun, --tol's stopping) agree.
+ * On a deterministic context the partials of the rules, boxes and Monte
+ * Carlo batches are exact (merged exactly, rounded once after the
+ * combine), so the results are bitwise those of one process for any
+ * number of ranks; otherwise they are compensated sums, merged in another
+ * order than one process's, and agree with it to an ulp or two.
  * Data reductions take shares through their accumulators instead: a rank
  * reduces its range (gq_share_range, gq_generate_range) and the
  * accumulators merge in rank order (gq_*_acc_merge, whose stats indices

@@ -22,6 +22,9 @@ int main(void)
       const int sm = gq_jit_mc_compile_exact_only(f, 1, p ? GQ_MC_NORMAL : GQ_MC_UNIFORM, p, 90, &size);
       tap_ok(sm == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic mc %s: %s (%zu-byte cubin)%s%s",
              p ? "float, normal" : "double, uniform", exprs[i], size, sm ? ": " : "", sm ? gq_last_error() : "");
+      const int ss = gq_jit_mc_compile_exact_only(f, 1, GQ_MC_SOBOL_COMPILE, p, 90, &size);
+      tap_ok(ss == GQ_SUCCESS && size > 1000, "NVRTC sm_90 deterministic Sobol %s: %s (%zu-byte cubin)%s%s",
+             p ? "float" : "double", exprs[i], size, ss ? ": " : "", ss ? gq_last_error() : "");
     }
     gq_integrand_free(f);
   }

@@ -3,8 +3,9 @@
  * a combine step on its context, gpuquad.h) and out of the commands but for
  * a call or two each.
  *
- * integrate, mc, dot, rms, stats, hist and scan run on every rank, each on
- * its share; the other commands run on rank 0 alone.  Only rank 0 writes: the other
+ * integrate (every rule, sampled data, --cumulative), mc (plain, VEGAS,
+ * Sobol), dot, rms, stats, hist and scan run on every rank, each on its
+ * share; the other commands (bench, batch) run on rank 0 alone.  Only rank 0 writes: the other
  * ranks' output goes nowhere, and the messages of the first rank that failed
  * are the ones shown.  Every rank exits with that rank's status.  Built
  * without MPI (or not started by a launcher) the functions below do nothing

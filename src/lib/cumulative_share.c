@@ -82,15 +82,6 @@ static void merge_last(void *acc, const void *other)
     *(last_value *)acc = *b;
 }
 
-/* A combine whose failure on another rank becomes this rank's message. */
-static int combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn *merge, int status)
-{
-  const int group = ctx->share.combine(partial, bytes, merge, status, ctx->share.user);
-  if (group != GQ_SUCCESS && status == GQ_SUCCESS)
-    return gq_fail(group, "another rank failed (%s)", gq_strerror(group));
-  return group;
-}
-
 static int cuda_pass(gq_context *ctx, const gq_cumulative_call *p, gq_grid_info *info)
 {
 #ifdef HAVE_CUDA
@@ -110,7 +101,7 @@ int gq_shared_cumulative(gq_context *ctx, gq_cumulative_call *p, gq_grid_info *i
   sums_layout *l = calloc(1, bytes);
   int missing = l == NULL;
   int status = l ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cumulative integral: no memory for %zu bytes of sums", bytes);
-  status = combine(ctx, &missing, sizeof missing, merge_any, status); /* every rank has its partial? */
+  status = gq_shared_combine(ctx, &missing, sizeof missing, merge_any, status); /* every rank has its partial? */
   if (status != GQ_SUCCESS) {
     free(l);
     return status;
@@ -132,7 +123,7 @@ int gq_shared_cumulative(gq_context *ctx, gq_cumulative_call *p, gq_grid_info *i
   }
   if (status != GQ_SUCCESS)
     l->held = 0;
-  status = combine(ctx, l, bytes, merge_sums, status);
+  status = gq_shared_combine(ctx, l, bytes, merge_sums, status);
   if (status == GQ_SUCCESS && held > 0) {
     for (uint64_t k = 0; k < mine; k++) /* every sum before mine, in order */
       gq_csum_merge(&carry, sums_of(l)[k]);
@@ -160,7 +151,7 @@ int gq_shared_cumulative(gq_context *ctx, gq_cumulative_call *p, gq_grid_info *i
     status = gq_copy_from(ctx, &fb.value, p->out + (values - 1), sizeof fb.value);
     fb.have = status == GQ_SUCCESS;
   }
-  status = combine(ctx, &fb, sizeof fb, merge_last, status);
+  status = gq_shared_combine(ctx, &fb, sizeof fb, merge_last, status);
   if (status == GQ_SUCCESS && !isfinite(fb.value))
     return gq_fail(GQ_EDOM, "the cumulative integral is not finite (F(b) = %g): f is not finite on the grid", fb.value);
   return status;

@@ -148,6 +148,10 @@ typedef struct {
   double a, h;
   uint64_t first, last; /* inclusive, first <= last */
   int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
+  /* deterministic: where either backend leaves the classes' exact sums
+   * (GQ_GRID_KEYS, exact_sum.h) instead of rounding them into sums;
+   * share.c merges the ranks' and rounds once */
+  struct gq_exact_sum *exact;
 } gq_grid_sum;
 
 /* What the backends report besides the sums. */
@@ -202,6 +206,9 @@ typedef struct {
   const double *table[GQ_MAX_DIM]; /* host tables; the CUDA backend copies them */
   uint64_t n;       /* points: the product of K[d] P[d] */
   int deterministic; /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
+  /* deterministic: the pair's exact sums (2, exact_sum.h; a non-finite f
+   * goes to both), left by either backend instead of sums */
+  struct gq_exact_sum *exact;
 } gq_product_sum;
 
 int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info);
@@ -315,6 +322,9 @@ typedef struct {
   int sampler;                              /* GQ_SAMPLER_*             */
   unsigned int scramble[GQ_MC_MAX_DIMS];    /* Sobol: gq_sobol_seed's   */
   int deterministic;     /* the GPU sums exactly (kernels/engine/exact_tile.cuh) */
+  /* deterministic: s1 and s2 exactly (2, exact_sum.h; a non-finite d goes
+   * to exact[0].nonfinite), left by either backend instead of out */
+  struct gq_exact_sum *exact;
 } gq_mc_batch;
 
 /* x[d][k] = coordinate d of sample first + k, k < count, as the CPU backend

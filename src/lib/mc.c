@@ -201,7 +201,9 @@ static int mc_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_options *
   gq_mc_volume(p.w, o->dims, &volume_mantissa, &volume_exponent);
   p.shift = gq_mc_pilot_shift(&p, o->n);
 
-  const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA ? MAX_BATCH_GPU : MAX_BATCH_CPU;
+  /* deterministic: the CPU's batches on either backend, so that both round
+   * the same exact batch sums (and --tol stops both at the same n) */
+  const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA && !ctx->deterministic ? MAX_BATCH_GPU : MAX_BATCH_CPU;
   uint64_t batch = o->tol > 0.0 ? FIRST_BATCH : max_batch;
   gq_mc_moments total = gq_mc_moments_zero();
   uint64_t done = 0;

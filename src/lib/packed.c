@@ -45,7 +45,7 @@ static int packable(const gq_context *ctx, const gq_integrand *f, double a, doub
   const double h = (b - a) / (double)n;
   if (!isfinite(h) || h == 0.0)
     return 0;
-  *g = (gq_grid_sum){f, precision, a, h, 1, n - 1, ctx->deterministic};
+  *g = (gq_grid_sum){f, precision, a, h, 1, n - 1, ctx->deterministic, NULL};
   return 1;
 }
 

@@ -264,7 +264,7 @@ static void blank(gq_rule_result *out, const gq_context *ctx, gq_rule_spec spec,
 static int product_rule(gq_context *ctx, const gq_integrand *g, gq_rule_spec spec, const gq_box *box,
                         gq_precision precision, gq_rule_result *out)
 {
-  gq_product_sum p = {g, precision, box->dims, 0, {0}, {0}, {0}, {NULL}, 1, ctx->deterministic};
+  gq_product_sum p = {g, precision, box->dims, 0, {0}, {0}, {0}, {NULL}, 1, ctx->deterministic, NULL};
   axis_rule ax[GQ_MAX_DIM] = {{0}};
   if (spec.rule == GQ_RULE_GAUSS_LEGENDRE)
     p.panels = (1u << box->dims) - 1u;

@@ -180,7 +180,7 @@ static int report_nonfinite(gq_context *ctx, const gq_integrand *f, gq_precision
   }
   uint64_t count = 0, first = 0;
   if (n >= 2) {
-    gq_grid_sum p = {f, precision, a, h, 1, n - 1, ctx->deterministic};
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1, ctx->deterministic, NULL};
     const int status = gq_shared_grid_nonfinite(ctx, &p, &count, &first);
     if (status != GQ_SUCCESS)
       return status;
@@ -273,7 +273,7 @@ static int rule_sum(gq_context *ctx, const gq_integrand *f, gq_rule rule, double
     sums[k] = gq_csum_zero();
   gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
   if (n >= 2) {
-    gq_grid_sum p = {f, precision, a, h, 1, n - 1, ctx->deterministic};
+    gq_grid_sum p = {f, precision, a, h, 1, n - 1, ctx->deterministic, NULL};
     status = gq_shared_grid_sum(ctx, &p, sums, &info);
     if (status != GQ_SUCCESS)
       return status;

@@ -9,15 +9,24 @@
  * additions differs, and that is the merges': the partials are merged in
  * rank order by the library's own merge functions, never added as rounded
  * doubles.  Every rank reaches every combine, failed or not, so a failure on
- * one rank reaches all of them instead of leaving them waiting. */
+ * one rank reaches all of them instead of leaving them waiting.
+ *
+ * Under --deterministic the partials are exact (exact_sum.h: the backends
+ * sum the rank's terms exactly and leave the words), merged exactly and
+ * rounded once here, after the combine: the result is the rounding of the
+ * exact sum of the whole's terms, so it has the same bits for every rank
+ * count, as for every thread count and launch shape.  The compensated
+ * partials of the fast path agree with one process to an ulp or two. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact_sum.h"
 #include "internal.h"
 #include "packed.h"
+#include "superacc_host.h"
 
 int gq_context_set_share(gq_context *ctx, const gq_share *share)
 {
@@ -67,6 +76,41 @@ int gq_shared_combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn 
   return combine(ctx, partial, bytes, merge, status);
 }
 
+/* ---- exact partials (--deterministic) ---------------------------------- */
+static void merge_exact_sums(void *acc, const void *other, size_t count)
+{
+  gq_exact_sum *a = acc;
+  const gq_exact_sum *b = other;
+  for (size_t k = 0; k < count; k++)
+    gq_exact_sum_merge(&a[k], &b[k]);
+}
+static void merge_exact_keys(void *acc, const void *other) { merge_exact_sums(acc, other, GQ_GRID_KEYS); }
+static void merge_exact_pair(void *acc, const void *other) { merge_exact_sums(acc, other, 2); }
+
+/* The exact sum rounded once, to a double-double, or where a term was not
+ * finite (nonfinite: the non-finite sum, or Monte Carlo's square of it)
+ * that value, as the compensated sums would give it. */
+static gq_csum exact_round(const gq_superacc *acc, double nonfinite)
+{
+  gq_csum out = {nonfinite, 0.0};
+  if (nonfinite == 0.0)
+    gq_superacc_to_dd(acc, 0, &out.s, &out.c);
+  return out;
+}
+
+/* The exact sums a deterministic problem's backend fills (zeroed: a rank
+ * with no terms merges zeros), or NULL on the fast path.  On the caller's
+ * stack (about 1.1 KiB each): nothing to fail between a rank's start and
+ * its combine. */
+static gq_exact_sum *exact_sums(int deterministic, gq_exact_sum *e, int count)
+{
+  if (!deterministic)
+    return NULL;
+  for (int k = 0; k < count; k++)
+    gq_exact_sum_zero(&e[k]);
+  return e;
+}
+
 /* ---- 1-D grids: the interior indices, by contiguous ranges ------------- */
 static void merge_keyed(void *acc, const void *other)
 {
@@ -86,6 +130,8 @@ int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GR
     gq_share_range(count, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
   for (int k = 0; k < GQ_GRID_KEYS; k++)
     sums[k] = gq_csum_zero();
+  gq_exact_sum exact[GQ_GRID_KEYS];
+  part.exact = exact_sums(p->deterministic, exact, GQ_GRID_KEYS);
   int status = GQ_SUCCESS;
   if (count > 0) {
     part.first = p->first + first; /* the classes are global indices mod GQ_GRID_KEYS */
@@ -93,9 +139,13 @@ int gq_shared_grid_sum(gq_context *ctx, const gq_grid_sum *p, gq_csum sums[GQ_GR
     status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_grid_sum(ctx->cuda, &part, sums, info)
                                              : gq_cpu_grid_sum(ctx, &part, sums, info);
   }
-  if (!shared(ctx))
-    return status;
-  return combine(ctx, sums, GQ_GRID_KEYS * sizeof *sums, merge_keyed, status);
+  if (!p->deterministic)
+    return shared(ctx) ? combine(ctx, sums, GQ_GRID_KEYS * sizeof *sums, merge_keyed, status) : status;
+  if (shared(ctx))
+    status = combine(ctx, part.exact, GQ_GRID_KEYS * sizeof *part.exact, merge_exact_keys, status);
+  for (int k = 0; k < GQ_GRID_KEYS; k++)
+    sums[k] = exact_round(&exact[k].acc, exact[k].nonfinite);
+  return status;
 }
 
 /* A count of points where f is not finite, and the first one's index. */
@@ -195,21 +245,33 @@ static void merge_pair(void *acc, const void *other)
   gq_csum_merge(&a[1], b[1]);
 }
 
+static int product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
+{
+  return ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_product_sum(ctx->cuda, p, sums, info)
+                                         : gq_cpu_product_sum(ctx, p, sums, info);
+}
+
 int gq_shared_product_sum(gq_context *ctx, const gq_product_sum *p, gq_csum sums[2], gq_grid_info *info)
 {
-  if (!shared(ctx))
-    return ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_product_sum(ctx->cuda, p, sums, info)
-                                           : gq_cpu_product_sum(ctx, p, sums, info);
-  gq_product_sum part;
+  if (!shared(ctx) && !p->deterministic)
+    return product_sum(ctx, p, sums, info);
+  gq_product_sum part = *p;
   uint64_t offset;
-  double *table;
+  double *table = NULL;
   sums[0] = sums[1] = gq_csum_zero();
-  int status = product_part(ctx, p, &part, &offset, &table);
+  gq_exact_sum pair[2], *exact = exact_sums(p->deterministic, pair, 2);
+  int status = shared(ctx) ? product_part(ctx, p, &part, &offset, &table) : GQ_SUCCESS;
+  part.exact = exact;
   if (status == GQ_SUCCESS && part.n > 0)
-    status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_product_sum(ctx->cuda, &part, sums, info)
-                                             : gq_cpu_product_sum(ctx, &part, sums, info);
+    status = product_sum(ctx, &part, sums, info);
   free(table);
-  return combine(ctx, sums, 2 * sizeof *sums, merge_pair, status);
+  if (!exact)
+    return combine(ctx, sums, 2 * sizeof *sums, merge_pair, status);
+  if (shared(ctx))
+    status = combine(ctx, exact, 2 * sizeof *exact, merge_exact_pair, status);
+  sums[0] = exact_round(&exact[0].acc, exact[0].nonfinite);
+  sums[1] = exact_round(&exact[1].acc, exact[1].nonfinite);
+  return status;
 }
 
 int gq_shared_product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64_t *count, uint64_t *first)
@@ -234,7 +296,9 @@ int gq_shared_product_nonfinite(gq_context *ctx, const gq_product_sum *p, uint64
   return status;
 }
 
-/* ---- Monte Carlo: each batch's samples, by whole Philox quads ---------- */
+/* ---- Monte Carlo: each batch's samples, by whole Philox quads (Sobol:
+ * runs of four points, each rank's Gray-code walk starting at its first
+ * index) ------------------------------------------------------------------ */
 static void merge_moments(void *acc, const void *other)
 {
   gq_mc_moments_merge(acc, *(const gq_mc_moments *)other);
@@ -247,6 +311,8 @@ int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out
   if (shared(ctx))
     gq_share_range(p->count, 4, ctx->share.rank, ctx->share.ranks, &first, &count);
   *out = gq_mc_moments_zero();
+  gq_exact_sum moments[2];
+  part.exact = exact_sums(p->deterministic, moments, 2);
   int status = GQ_SUCCESS;
   if (count > 0) {
     part.first = p->first + first; /* a multiple of 4: the counters are the whole's */
@@ -254,7 +320,13 @@ int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out
     status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_mc_batch(ctx->cuda, &part, out, info)
                                              : gq_cpu_mc_batch(&part, out, info);
   }
-  if (!shared(ctx))
-    return status;
-  return combine(ctx, out, sizeof *out, merge_moments, status);
+  if (!p->deterministic)
+    return shared(ctx) ? combine(ctx, out, sizeof *out, merge_moments, status) : status;
+  if (shared(ctx))
+    status = combine(ctx, part.exact, 2 * sizeof *part.exact, merge_exact_pair, status);
+  /* a non-finite d makes s1 the sum of those and s2 its square */
+  const double nonfinite = moments[0].nonfinite;
+  out->s1 = exact_round(&moments[0].acc, nonfinite);
+  out->s2 = exact_round(&moments[1].acc, nonfinite * nonfinite);
+  return status;
 }

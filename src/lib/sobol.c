@@ -4,7 +4,11 @@
  * on either backend), each one's mean an unbiased estimate; the estimate is
  * their average and its standard error their spread over sqrt(R), which
  * counts the points' correlation that an iid formula would not (Owen,
- * "Monte Carlo theory, methods and examples", ch. 17). */
+ * "Monte Carlo theory, methods and examples", ch. 17).  On a shared context
+ * (gq_context_set_share) each batch's point indices are divided between the
+ * ranks (share.c) and its moments merged in rank order; on a deterministic
+ * one the moments are exact, so the result has one process's bits for any
+ * number of ranks and threads. */
 #include "config.h"
 
 #include <math.h>
@@ -57,6 +61,7 @@ static int sobol_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_option
   p.seed = o->seed;
   p.blocks = o->blocks;
   p.sampler = GQ_SAMPLER_SOBOL;
+  p.deterministic = ctx->deterministic;
   for (int d = 0; d < o->dims; d++) {
     p.a[d] = o->a[d];
     p.w[d] = o->b[d] - o->a[d];
@@ -64,7 +69,8 @@ static int sobol_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_option
   }
   const uint64_t m = points_per_scrambling(o->n, scramblings);
   p.shift = gq_mc_pilot_shift(&p, m);
-  const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA ? MAX_BATCH_GPU : MAX_BATCH_CPU;
+  /* deterministic: the same batches on either backend (as mc.c's) */
+  const uint64_t max_batch = ctx->backend == GQ_BACKEND_CUDA && !ctx->deterministic ? MAX_BATCH_GPU : MAX_BATCH_CPU;
 
   /* The scramblings' means of g about the shift, summed by Welford's update
    * (R is small; their spread is the point of the exercise). */
@@ -80,8 +86,10 @@ static int sobol_mean(gq_context *ctx, const gq_integrand *f, const gq_mc_option
       p.count = m - done < max_batch ? m - done : max_batch;
       gq_mc_moments part;
       gq_grid_info info = {0.0, 0.0, GQ_JIT_NONE};
-      const int status = ctx->backend == GQ_BACKEND_CUDA ? gq_cuda_mc_batch(ctx->cuda, &p, &part, &info)
-                                                         : gq_cpu_mc_batch(&p, &part, &info);
+      /* the backend's, or this rank's share of the batch's points (whole
+       * quads, from its first index: the Gray-code walk starts there)
+       * combined in rank order */
+      const int status = gq_shared_mc_batch(ctx, &p, &part, &info);
       if (status != GQ_SUCCESS)
         return status;
       if (s == 0 && done == 0) {

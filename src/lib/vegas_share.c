@@ -113,10 +113,10 @@ int gq_vegas_shared_pass(gq_context *ctx, const gq_vegas_pass *p, gq_grid_info *
    * must be the same size on every rank) */
   int status = l ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "VEGAS: no memory for a pass's partial of %zu bytes", bytes);
   int missing = l == NULL;
-  int group = ctx->share.combine(&missing, sizeof missing, merge_any, status, ctx->share.user);
-  if (group != GQ_SUCCESS) {
+  status = gq_shared_combine(ctx, &missing, sizeof missing, merge_any, status);
+  if (status != GQ_SUCCESS) {
     free(l);
-    return status != GQ_SUCCESS ? status : gq_fail(group, "another rank failed (%s)", gq_strerror(group));
+    return status;
   }
   l->hcubes = p->hcubes;
   l->cells = cells;
@@ -124,10 +124,10 @@ int gq_vegas_shared_pass(gq_context *ctx, const gq_vegas_pass *p, gq_grid_info *
   status = cuda ? cuda_part(ctx, p, l, info) : cpu_part(ctx, p, l, info);
   if (status != GQ_SUCCESS)
     l->h_count = l->b_count = 0; /* nothing to merge from here */
-  group = ctx->share.combine(l, bytes, merge_ranges, status, ctx->share.user);
-  if (group != GQ_SUCCESS) {
+  status = gq_shared_combine(ctx, l, bytes, merge_ranges, status);
+  if (status != GQ_SUCCESS) {
     free(l);
-    return status != GQ_SUCCESS ? status : gq_fail(group, "another rank failed (%s)", gq_strerror(group));
+    return status;
   }
   memcpy(p->sum, sums(l), p->hcubes * sizeof(double));
   memcpy(p->sum2, sums(l) + p->hcubes, p->hcubes * sizeof(double));

@@ -9,7 +9,9 @@
  *   accumulator  compensated sums in LANES lanes (compensated.h), the
  *                reduce_acc.h accumulators (sum, rms, stats; their scaled
  *                adds in the classifying pass), mc_moments.h, the count of
- *                non-finite values
+ *                non-finite values; under --deterministic the grid's keyed
+ *                sums and the moments exactly (exact_sum.h), term by term:
+ *                the same terms as the GPU's, so the same words
  *
  * The parallel loop (drive): the index range is cut into chunks and the
  * chunks into at most MAX_PARTS parts, a function of the problem only — never
@@ -32,6 +34,7 @@
 #include <omp.h>
 #endif
 
+#include "../exact_sum.h"
 #include "../internal.h"
 #include "../philox.h"
 #include "../sobol.h"
@@ -55,7 +58,9 @@ typedef enum {
   ACC_SUM,         /* gq_sum_acc                                            */
   ACC_RMS,         /* gq_rms_acc                                            */
   ACC_STATS,       /* gq_stats_acc                                          */
-  ACC_MOMENTS      /* gq_mc_moments                                         */
+  ACC_MOMENTS,     /* gq_mc_moments                                         */
+  ACC_KEYED_EXACT, /* the keyed sums exactly (gq_grid_sum.deterministic)    */
+  ACC_MOMENTS_EXACT /* s1 and s2 exactly (gq_mc_batch.deterministic)        */
 } acc_kind;
 
 typedef struct {
@@ -82,6 +87,7 @@ typedef union {
   nonfinite_count nonfinite;
   gq_reduce_acc reduce;
   gq_mc_moments moments;
+  gq_exact_sum *exact; /* the exact kinds: the part's sums (drive's array), or the caller's */
 } part_result;
 
 /* ---- per-thread buffers ------------------------------------------------------
@@ -475,6 +481,31 @@ static void moments_block(gq_mc_moments *m, const double *restrict v, int count,
   }
 }
 
+/* The exact kinds, term by term into the part's result: a grid's values
+ * by index class (index: the grid index of v[0]); Monte Carlo's d = y - K
+ * as the GPU's QuadExact forms it, d and d^2 exact. */
+static void keyed_exact_block(gq_exact_sum *keyed, const double *v, int count, uint64_t index)
+{
+  for (int k = 0; k < count; k++)
+    gq_exact_sum_add(&keyed[(index + (uint64_t)k) % GQ_GRID_KEYS], v[k]);
+}
+
+static void moments_exact_block(gq_exact_sum *m, const double *v, int count, double shift)
+{
+  for (int k = 0; k < count; k++) {
+    const double d = v[k] - shift;
+    if (!(d - d == 0.0)) {
+      m[0].nonfinite += d;
+      continue;
+    }
+    gq_superacc_add(&m[0].acc, d);
+    gq_superacc_add_product(&m[1].acc, d, d, 0, 0);
+  }
+}
+
+static int exact_kind(acc_kind acc) { return acc == ACC_KEYED_EXACT || acc == ACC_MOMENTS_EXACT; }
+static int exact_count(const problem *p) { return p->acc == ACC_KEYED_EXACT ? GQ_GRID_KEYS : 2; }
+
 static void nonfinite_block(nonfinite_count *r, const double *v, int count, uint64_t index)
 {
   for (int k = 0; k < count; k++)
@@ -586,6 +617,7 @@ static void accumulate(const problem *p, part_acc *A, const double *x, const dou
   case ACC_RMS: rms_block(&A->sum, x, y, count); break;
   case ACC_STATS: stats_block(&A->stats, x, count, index); break;
   case ACC_MOMENTS: moments_block(&A->moments, x, count, p->mc->shift); break;
+  default: break; /* the exact kinds add to the part's result (run_part) */
   }
 }
 
@@ -647,13 +679,17 @@ static void part_finish(const problem *p, const part_acc *A, uint64_t lo, uint64
       gq_stats_acc_combine(&out->reduce.stats, &s);
     }
     break;
+  default: break; /* the exact kinds are the result already */
   }
 }
 
 /* result = the identity of the problem's accumulator; then merge(result, part). */
 static void result_init(const problem *p, part_result *r)
 {
-  if (p->acc == ACC_KEYED_SUMS)
+  if (exact_kind(p->acc))
+    for (int k = 0; k < exact_count(p); k++)
+      gq_exact_sum_zero(&r->exact[k]);
+  else if (p->acc == ACC_KEYED_SUMS)
     for (int k = 0; k < GQ_GRID_KEYS; k++)
       r->keyed[k] = gq_csum_zero();
   else if (p->acc == ACC_NONFINITE)
@@ -666,7 +702,10 @@ static void result_init(const problem *p, part_result *r)
 
 static void result_merge(const problem *p, part_result *r, const part_result *part)
 {
-  if (p->acc == ACC_KEYED_SUMS) {
+  if (exact_kind(p->acc)) {
+    for (int k = 0; k < exact_count(p); k++)
+      gq_exact_sum_merge(&r->exact[k], &part->exact[k]);
+  } else if (p->acc == ACC_KEYED_SUMS) {
     for (int k = 0; k < GQ_GRID_KEYS; k++)
       gq_csum_merge(&r->keyed[k], part->keyed[k]);
   } else if (p->acc == ACC_NONFINITE) {
@@ -686,11 +725,18 @@ static void run_part(const problem *p, workspace *ws, uint64_t lo, uint64_t hi, 
 {
   part_acc A;
   part_acc_init(p, &A, lo, hi);
+  if (exact_kind(p->acc))
+    result_init(p, out);
   for (uint64_t i = lo; i < hi; i += (uint64_t)p->chunk) {
     const int count = (int)(hi - i < (uint64_t)p->chunk ? hi - i : (uint64_t)p->chunk);
     const double *x = NULL, *y = NULL;
     source_chunk(p, ws, i, count, &x, &y);
-    accumulate(p, &A, x, y, count, i);
+    if (p->acc == ACC_KEYED_EXACT)
+      keyed_exact_block(out->exact, x, count, p->grid->first + i);
+    else if (p->acc == ACC_MOMENTS_EXACT)
+      moments_exact_block(out->exact, x, count, p->mc->shift);
+    else
+      accumulate(p, &A, x, y, count, i);
   }
   part_finish(p, &A, lo, hi, out);
 }
@@ -710,8 +756,17 @@ static int drive(const problem *p, part_result *result, double *ms)
   const int threads = gq_cpu_threads();
   const int team = (uint64_t)threads < nparts ? threads : (int)nparts;
   part_result *partial = malloc((size_t)(nparts ? nparts : 1) * sizeof *partial);
-  if (!partial)
+  /* the exact kinds' parts: about 1.1 KiB a sum, apart from the union */
+  const int exact = exact_kind(p->acc) ? exact_count(p) : 0;
+  gq_exact_sum *parts_exact =
+      exact ? malloc((size_t)(nparts ? nparts : 1) * (size_t)exact * sizeof *parts_exact) : NULL;
+  if (!partial || (exact && !parts_exact)) {
+    free(partial);
+    free(parts_exact);
     return gq_fail(GQ_ENOMEM, "cannot allocate %llu partial results", (unsigned long long)nparts);
+  }
+  for (uint64_t s = 0; exact && s < nparts; s++)
+    partial[s].exact = parts_exact + s * (uint64_t)exact;
   const double t0 = gq_wall_ms();
   int failed = 0;
   uint64_t done = 0; /* points of the finished parts (part_progress.h) */
@@ -734,13 +789,17 @@ static int drive(const problem *p, part_result *result, double *ms)
   }
   if (failed) {
     free(partial);
+    free(parts_exact);
     return gq_fail(GQ_ENOMEM, "cannot allocate the CPU backend's chunk buffers");
   }
   gq_progress(p->progress, p->n, p->n, "points");
+  if (exact) /* into the caller's sums (gq_grid_sum.exact, gq_mc_batch.exact) */
+    result->exact = p->acc == ACC_KEYED_EXACT ? p->grid->exact : p->mc->exact;
   result_init(p, result);
   for (uint64_t s = 0; s < nparts; s++)
     result_merge(p, result, &partial[s]);
   free(partial);
+  free(parts_exact);
   if (ms)
     *ms = gq_wall_ms() - t0;
   return GQ_SUCCESS;
@@ -763,15 +822,15 @@ int gq_cpu_grid_sum(const gq_context *ctx, const gq_grid_sum *g, gq_csum sums[GQ
 {
   if (g->f->id >= GQ_F_COUNT)
     return gq_fail(GQ_EINVAL, "unknown built-in integrand %d", g->f->id);
-  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND, .acc = ACC_KEYED_SUMS,
-                     .n = g->last - g->first + 1, .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g,
-                     .progress = ctx};
+  const problem p = {.source = SOURCE_GRID, .map = MAP_INTEGRAND,
+                     .acc = g->deterministic ? ACC_KEYED_EXACT : ACC_KEYED_SUMS, .n = g->last - g->first + 1,
+                     .chunk = CHUNK, .min_chunks_per_part = GRID_MIN_CHUNKS, .grid = g, .progress = ctx};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  for (int k = 0; k < GQ_GRID_KEYS; k++)
+  for (int k = 0; k < GQ_GRID_KEYS && !g->deterministic; k++) /* else in g->exact */
     sums[k] = r.keyed[k];
   if (info)
     no_jit(info, ms);
@@ -812,14 +871,16 @@ int gq_cpu_array_reduce(const gq_array_reduce *a, gq_reduce_acc *out, double *ms
 int gq_cpu_mc_batch(const gq_mc_batch *b, gq_mc_moments *out, gq_grid_info *info)
 {
   /* a chunk of samples is already worth a thread */
-  const problem p = {.source = SOURCE_PHILOX, .map = MAP_INTEGRAND, .acc = ACC_MOMENTS, .n = b->count,
-                     .chunk = MC_CHUNK, .min_chunks_per_part = 1, .mc = b};
+  const problem p = {.source = SOURCE_PHILOX, .map = MAP_INTEGRAND,
+                     .acc = b->deterministic ? ACC_MOMENTS_EXACT : ACC_MOMENTS, .n = b->count, .chunk = MC_CHUNK,
+                     .min_chunks_per_part = 1, .mc = b};
   part_result r;
   double ms;
   const int status = drive(&p, &r, &ms);
   if (status != GQ_SUCCESS)
     return status;
-  *out = r.moments;
+  if (!b->deterministic) /* else in b->exact */
+    *out = r.moments;
   no_jit(info, ms);
   return GQ_SUCCESS;
 }

@@ -8,12 +8,15 @@
  * any order on any number of threads and are merged in index order, so the
  * result does not depend on the thread count.  A chunk's points come from
  * the digits of its first index, advanced by one with carries; their
- * coordinates go to D arrays that the bytecode evaluator reads as a block. */
+ * coordinates go to D arrays that the bytecode evaluator reads as a block.
+ * Under --deterministic the two sums are exact (exact_sum.h): the exact
+ * products of the same weights and values the GPU's PairExact adds. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+#include "../exact_sum.h"
 #include "../expr/expr.h"
 #include "../internal.h"
 #include "part_progress.h"
@@ -27,6 +30,7 @@ enum {
 typedef struct {
   gq_csum hi, lo;
   uint64_t nonfinite, first; /* first: the smallest such index, or n */
+  gq_exact_sum exact[2];     /* deterministic: hi and lo exactly */
 } part_result;
 
 typedef struct {
@@ -115,12 +119,29 @@ static void points(const gq_product_sum *p, workspace *w, uint64_t i, int count)
   }
 }
 
+/* PairExact's add: both products exact; a non-finite y (at a real point,
+ * weight not 0) to both sums' non-finite parts. */
+static void exact_add_weighted(gq_exact_sum pair[2], double wh, double wl, double y)
+{
+  if (!(y - y == 0.0)) {
+    if (wh != 0.0) {
+      pair[0].nonfinite += y;
+      pair[1].nonfinite += y;
+    }
+    return;
+  }
+  gq_superacc_add_product(&pair[0].acc, wh, y, 0, 0);
+  gq_superacc_add_product(&pair[1].acc, wl, y, 0, 0);
+}
+
 static void run_part(const gq_product_sum *p, workspace *w, uint64_t lo, uint64_t hi, int count_only,
                      part_result *r)
 {
   r->hi = r->lo = gq_csum_zero();
   r->nonfinite = 0;
   r->first = p->n;
+  gq_exact_sum_zero(&r->exact[0]);
+  gq_exact_sum_zero(&r->exact[1]);
   for (uint64_t i = lo; i < hi; i += CHUNK) {
     const int count = (int)(hi - i < CHUNK ? hi - i : CHUNK);
     points(p, w, i, count);
@@ -134,6 +155,10 @@ static void run_part(const gq_product_sum *p, workspace *w, uint64_t lo, uint64_
       if (count_only) { /* a padding point (weight 0) copies a real one, which counts itself */
         if (w->wh[j] != 0.0 && !(y - y == 0.0) && r->nonfinite++ == 0)
           r->first = i + (uint64_t)j;
+        continue;
+      }
+      if (p->deterministic) {
+        exact_add_weighted(r->exact, w->wh[j], w->wl[j], y);
         continue;
       }
       gq_csum_add(&r->hi, w->wh[j] * y);
@@ -179,9 +204,13 @@ static int drive(const gq_context *ctx, const gq_product_sum *p, int count_only,
   total->hi = total->lo = gq_csum_zero();
   total->nonfinite = 0;
   total->first = p->n;
+  gq_exact_sum_zero(&total->exact[0]);
+  gq_exact_sum_zero(&total->exact[1]);
   for (uint64_t s = 0; s < nparts; s++) {
     gq_csum_merge(&total->hi, part[s].hi);
     gq_csum_merge(&total->lo, part[s].lo);
+    gq_exact_sum_merge(&total->exact[0], &part[s].exact[0]);
+    gq_exact_sum_merge(&total->exact[1], &part[s].exact[1]);
     total->nonfinite += part[s].nonfinite;
     if (part[s].first < total->first)
       total->first = part[s].first;
@@ -202,6 +231,10 @@ int gq_cpu_product_sum(const gq_context *ctx, const gq_product_sum *p, gq_csum s
   info->jit = GQ_JIT_NONE;
   sums[0] = r.hi;
   sums[1] = r.lo;
+  if (p->deterministic && status == GQ_SUCCESS) {
+    p->exact[0] = r.exact[0];
+    p->exact[1] = r.exact[1];
+  }
   return status;
 }
 
