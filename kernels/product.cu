@@ -253,6 +253,14 @@ int run(gq_cuda_state *st, const gq_product_sum *p, const void *kernel, Out *out
           return go(std::integral_constant<unsigned, OUTER>(), Run());
         if (p->panels == ALL && run == 1)
           return go(std::integral_constant<unsigned, ALL>(), One());
+        // and a share's part (share.c): its last axis's panels expanded into
+        // a table of the rank's points
+        constexpr unsigned LAST = 1u << (D - 1), SHARE_OUTER = OUTER & ~LAST, SHARE_ALL = ALL & ~LAST;
+        if (D > 2 && p->panels == SHARE_OUTER)
+          return run == RUN ? go(std::integral_constant<unsigned, SHARE_OUTER>(), Run())
+                            : go(std::integral_constant<unsigned, SHARE_OUTER>(), One());
+        if (D > 1 && p->panels == SHARE_ALL && run == 1)
+          return go(std::integral_constant<unsigned, SHARE_ALL>(), One());
         return gq_fail(GQ_EINVAL, "a product grid of an unknown layout (panels %#x, axis 1 of %u points)", p->panels,
                        p->K[0]);
       });
