@@ -8,8 +8,10 @@
 # min/max and their indices; dot), and the counts.  Compared to 1e-14: the
 # rules' and Monte Carlo's compensated sums, which merge the ranks' partials
 # in another order than one process's parts (the same terms: under
-# --deterministic, with exact accumulators, they become bitwise too), and the
-# rms (within 8u of exact).
+# --deterministic, with exact accumulators, they become bitwise too:
+# tests/mpi_determ.sh), and the rms (within 8u of exact).  Adaptive cubature,
+# VEGAS, Sobol, hist, scan, sampled data and --cumulative have their own
+# mpi_*.sh.
 . "$TESTS_SRC/tap.sh"
 
 if [ -z "${MPIRUN:-}" ]; then
@@ -85,7 +87,7 @@ check "table -np 2: one estimate" test "$(printf '%s\n' "$out" | grep -c '^  est
 check "table -np 2: the times last" sh -c 'printf "%s\n" "$1" | tail -1 | grep -q "^  mpi          2 ranks, compute ms: .*; wait ms: "' _ "$out"
 ranks 2 --f=x --n=100 --quiet
 check "--quiet -np 2: one number, no times" test "$rc" -eq 0 -a "$out" = "0.5"
-# a command that is not divided runs on rank 0 alone
+# hist divides its elements (tests/mpi_mdata.sh compares it): one table, rank 0's
 ranks 3 hist --gen=uniform --n=1000 --bins=4
 check "hist -np 3: exit 0" test "$rc" -eq 0
 check "hist -np 3: one table" test "$(printf '%s\n' "$out" | grep -c '^hist ')" -eq 1
@@ -96,7 +98,8 @@ check "failed check -np 3: exit 1" test "$rc" -eq 1
 check "failed check -np 3: the table, with the times" sh -c 'printf "%s\n" "$1" | grep -q "^  z-score .*FAILED" && printf "%s\n" "$1" | grep -q "^  mpi  "' _ "$out"
 check "failed check -np 3: one line on stderr" test "$(printf '%s\n' "$err" | grep -c '^gpuquad: check failed')" -eq 1
 
-# integrate DATA and --cumulative run on rank 0 alone: one writer of --out
+# integrate DATA and --cumulative divide too (compared by tests/mpi_mdata.sh and
+# tests/mpi_cumulative.sh): here, that they run
 ranks 3 --f=x --n=1000 --cumulative --out="$tap_tmp/F.npy"
 check "--cumulative -np 3: exit 0, the file written" test "$rc" -eq 0 -a -s "$tap_tmp/F.npy"
 ranks 2 integrate "$tap_tmp/x.npy" --dx=0.5
