@@ -8,17 +8,7 @@
 # an infinite limit, a run stopped by --max-evals (exit 1 on every rank, one
 # message) and f not finite in a region one rank evaluates (exit 2 on every
 # rank, one process's message).  Skipped when built without MPI.
-. "$TESTS_SRC/tap.sh"
-
-if [ -z "${MPIRUN:-}" ]; then
-  echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
-  exit 0 # the TAP driver's skip (a plan of 0 with SKIP)
-fi
-# one OpenMP thread per rank; Open MPI as root and on this host alone, as
-# tests/mpi.sh runs it; its own allocations are not ours to leak-check
-export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$TESTS_SRC/mpi_tap.sh" # tap.sh, the skip without MPI, Open MPI's settings
 
 ranks() { k=$1; shift; run timeout 300 "$MPIRUN" --oversubscribe -np "$k" "$GPUQUAD" --rule=adaptive "$@" --device=cpu; }
 one() { run "$GPUQUAD" --rule=adaptive "$@" --device=cpu; }

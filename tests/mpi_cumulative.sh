@@ -5,15 +5,7 @@
 # order, so the --out files are byte for byte one process's and the summary
 # is the same; text output and --plot refused; F(b) not finite fails every
 # rank once.  Skipped when gpuquad was built without MPI.
-. "$TESTS_SRC/tap.sh"
-
-if [ -z "${MPIRUN:-}" ]; then
-  echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
-  exit 0
-fi
-export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$TESTS_SRC/mpi_tap.sh" # tap.sh, the skip without MPI, Open MPI's settings
 
 # compare EXT ARGS...: the --out file and the summary of -np 1, 2, 3 against one process
 compare() {

@@ -6,16 +6,7 @@
 # Compared bitwise, never within a tolerance: mpirun -np 1, 2, 3 (CPU ranks,
 # one OpenMP thread each) and OMP_NUM_THREADS = 1, 2, 3, 7 against one
 # process.  Skipped when gpuquad was built without MPI.
-. "$TESTS_SRC/tap.sh"
-
-if [ -z "${MPIRUN:-}" ]; then
-  echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
-  exit 0 # the TAP driver's skip (a plan of 0 with SKIP)
-fi
-# as tests/mpi.sh: Open MPI as root, on this host alone, its allocations not ours
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$TESTS_SRC/mpi_tap.sh" # tap.sh, the skip without MPI, Open MPI's settings
 
 ranks() { k=$1; shift; run env OMP_NUM_THREADS=1 timeout 120 "$MPIRUN" --oversubscribe -np "$k" "$GPUQUAD" "$@" --device=cpu; }
 threads() { t=$1; shift; run env OMP_NUM_THREADS="$t" "$GPUQUAD" "$@" --device=cpu; }

@@ -12,17 +12,7 @@
 # totals merged in another grouping than one process's chunks: within the
 # scan's bound, here 1e-12 of the values) and integrals of other samples
 # (1e-14: the ranks' compensated sums merged in rank order).
-. "$TESTS_SRC/tap.sh"
-
-if [ -z "${MPIRUN:-}" ]; then
-  echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
-  exit 0 # the TAP driver's skip (a plan of 0 with SKIP)
-fi
-# as tests/mpi.sh: one OpenMP thread per rank, Open MPI as root and on this
-# host alone, its own allocations not ours to leak-check
-export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$TESTS_SRC/mpi_tap.sh" # tap.sh, the skip without MPI, Open MPI's settings
 
 ranks() { k=$1; shift; run timeout 120 "$MPIRUN" --oversubscribe -np "$k" "$GPUQUAD" "$@" --device=cpu; }
 one() { run "$GPUQUAD" "$@" --device=cpu; }

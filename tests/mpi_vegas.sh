@@ -5,15 +5,7 @@
 # cells are summed in one process's order), the ranks' times in the JSON,
 # and a failure on the ranks reaching all of them once.  Skipped when
 # gpuquad was built without MPI.
-. "$TESTS_SRC/tap.sh"
-
-if [ -z "${MPIRUN:-}" ]; then
-  echo "1..0 # SKIP gpuquad built without MPI (./configure --with-mpi)"
-  exit 0
-fi
-export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm="${OMPI_MCA_plm:-isolated}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$TESTS_SRC/mpi_tap.sh" # tap.sh, the skip without MPI, Open MPI's settings
 
 field() { printf '%s\n' "$1" | sed -n "s/.*\"$2\": \(-\{0,1\}[0-9][^,}]*\).*/\1/p"; }
 
