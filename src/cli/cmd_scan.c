@@ -149,6 +149,19 @@ static int scan_chunk(gq_context *ctx, scan_run *run, size_t count, const void *
   return status == GQ_SUCCESS ? EXIT_OK : cli_error(cli_exit_status(status), "%s", gq_last_error());
 }
 
+/* Every rank's part into *all (cli_mpi_ranks() entries, to free), whatever
+ * this rank's rc: the group's exit status. */
+static int gather_parts(const data_scan_part *mine, int rc, data_scan_part **all)
+{
+  *all = malloc((size_t)cli_mpi_ranks() * sizeof **all);
+  const int group = data_scan_gather(mine, *all, *all ? rc : EXIT_RUNTIME);
+  if (rc == EXIT_OK && !*all)
+    return cli_error(EXIT_RUNTIME, "out of host memory");
+  if (rc == EXIT_OK && group != EXIT_OK)
+    return EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  return rc;
+}
+
 /* Under mpirun, between the passes: the ranks' totals gathered (status:
  * this rank's pass so far), the carry of the ranks before this one, the
  * total of all; then the ranks after rank 0 open their part of --out (rank
@@ -156,13 +169,9 @@ static int scan_chunk(gq_context *ctx, scan_run *run, size_t count, const void *
 static int share_carry(scan_run *run, gq_scan_carry total, int rc, vout *out)
 {
   const int ranks = cli_mpi_ranks();
-  data_scan_part *all = malloc((size_t)ranks * sizeof *all);
   const data_scan_part mine = {total, 0.0, 0.0, run->share_count};
-  const int group = data_scan_gather(&mine, all, all ? rc : EXIT_RUNTIME);
-  if (rc == EXIT_OK && !all)
-    rc = cli_error(EXIT_RUNTIME, "out of host memory");
-  else if (rc == EXIT_OK && group != EXIT_OK)
-    rc = EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  data_scan_part *all;
+  rc = gather_parts(&mine, rc, &all);
   if (rc == EXIT_OK) {
     memset(&run->carry, 0, sizeof run->carry);
     memset(&run->grand, 0, sizeof run->grand);
@@ -184,13 +193,9 @@ static int share_carry(scan_run *run, gq_scan_carry total, int rc, vout *out)
 static int share_summary(scan_run *run, int rc)
 {
   const int ranks = cli_mpi_ranks();
-  data_scan_part *all = malloc((size_t)ranks * sizeof *all);
   const data_scan_part mine = {run->carry, run->first, run->last, run->n};
-  const int group = data_scan_gather(&mine, all, all ? rc : EXIT_RUNTIME);
-  if (rc == EXIT_OK && !all)
-    rc = cli_error(EXIT_RUNTIME, "out of host memory");
-  else if (rc == EXIT_OK && group != EXIT_OK)
-    rc = EXIT_RUNTIME; /* another rank failed: its message is the one shown */
+  data_scan_part *all;
+  rc = gather_parts(&mine, rc, &all);
   if (rc == EXIT_OK) {
     run->n = 0;
     for (int r = 0; r < ranks; r++) {

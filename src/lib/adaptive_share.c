@@ -64,12 +64,6 @@ static void merge_slice(void *acc, const void *other)
   memcpy(dst + at[2] + h.first, src + at[2] + h.first, h.count);
 }
 
-static void merge_nothing(void *acc, const void *other)
-{
-  (void)acc;
-  (void)other;
-}
-
 static int backend_evaluate(gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms)
 {
   if (b->n == 0)
@@ -93,7 +87,7 @@ int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const g
     status = gq_fail(GQ_ENOMEM, "cannot allocate a window of %zu regions' results", largest);
   /* every rank evaluated its slice and holds a buffer, or every rank
    * stops here: the windows' combines are then reached by all */
-  status = gq_shared_combine(ctx, &count, 0, merge_nothing, status);
+  status = gq_shared_agree(ctx, status);
   for (size_t w0 = 0; status == GQ_SUCCESS && w0 < b->n; w0 += WINDOW) {
     const size_t length = b->n - w0 < WINDOW ? b->n - w0 : WINDOW;
     /* this rank's slice within the window, if any */

@@ -67,8 +67,6 @@ static void merge_sums(void *acc, const void *other)
   a->held = b->first + b->held - a->first;
 }
 
-static void merge_any(void *acc, const void *other) { *(int *)acc |= *(const int *)other; }
-
 /* F(b), from the rank that holds it. */
 typedef struct {
   int have;
@@ -99,9 +97,8 @@ int gq_shared_cumulative(gq_context *ctx, gq_cumulative_call *p, gq_grid_info *i
   const uint64_t count = cpu ? (p->n + GQ_CPU_SCAN_CHUNK) / GQ_CPU_SCAN_CHUNK : (uint64_t)ctx->share.ranks;
   const size_t bytes = sizeof(sums_layout) + count * sizeof(gq_csum);
   sums_layout *l = calloc(1, bytes);
-  int missing = l == NULL;
   int status = l ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "cumulative integral: no memory for %zu bytes of sums", bytes);
-  status = gq_shared_combine(ctx, &missing, sizeof missing, merge_any, status); /* every rank has its partial? */
+  status = gq_shared_agree(ctx, status); /* every rank has its partial? */
   if (status != GQ_SUCCESS) {
     free(l);
     return status;

@@ -449,5 +449,8 @@ int gq_shared_mc_batch(gq_context *ctx, const gq_mc_batch *p, gq_mc_moments *out
 /* The share's combine for a partial of another module (adaptive_share.c):
  * the group's status, "another rank failed" on the ranks that did not. */
 int gq_shared_combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn *merge, int status);
+/* The group's status alone (a combine of no bytes): where one rank may fail
+ * before a combine whose partials must be the same size on every rank. */
+int gq_shared_agree(gq_context *ctx, int status);
 
 #endif /* GQ_INTERNAL_H */

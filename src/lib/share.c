@@ -76,6 +76,18 @@ int gq_shared_combine(gq_context *ctx, void *partial, size_t bytes, gq_merge_fn 
   return combine(ctx, partial, bytes, merge, status);
 }
 
+static void merge_nothing(void *acc, const void *other)
+{
+  (void)acc;
+  (void)other;
+}
+
+int gq_shared_agree(gq_context *ctx, int status)
+{
+  static char none;
+  return combine(ctx, &none, 0, merge_nothing, status);
+}
+
 /* ---- exact partials (--deterministic) ---------------------------------- */
 static void merge_exact_sums(void *acc, const void *other, size_t count)
 {

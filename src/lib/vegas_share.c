@@ -53,8 +53,6 @@ static void merge_ranges(void *acc, const void *other)
   extend(&a->b_first, &a->b_count, b->b_first, b->b_count);
 }
 
-static void merge_any(void *acc, const void *other) { *(int *)acc |= *(const int *)other; }
-
 /* This rank's pass on the CPU: its parts, their cells into their blocks. */
 static int cpu_part(const gq_context *ctx, const gq_vegas_pass *p, layout *l, gq_grid_info *info)
 {
@@ -112,8 +110,7 @@ int gq_vegas_shared_pass(gq_context *ctx, const gq_vegas_pass *p, gq_grid_info *
   /* whether every rank has its partial, before any sends one (the partials
    * must be the same size on every rank) */
   int status = l ? GQ_SUCCESS : gq_fail(GQ_ENOMEM, "VEGAS: no memory for a pass's partial of %zu bytes", bytes);
-  int missing = l == NULL;
-  status = gq_shared_combine(ctx, &missing, sizeof missing, merge_any, status);
+  status = gq_shared_agree(ctx, status);
   if (status != GQ_SUCCESS) {
     free(l);
     return status;
