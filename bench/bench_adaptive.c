@@ -11,7 +11,7 @@
  * exp(-sum 9 (x_i - 0.4)^2), product peak prod 1/(1/25 + (x_i - 0.4)^2).
  *
  *   bench_adaptive [--device=cuda|cpu] [--dims=3,5,8] [--tols=1e-3,1e-6,1e-9]
- *                  [--families=0,1,2,3,4,5] [--repeat=5] [--max-evals=1e9]
+ *                  [--families=0,1,2,3,4,5] [--repeat=5] [--max-evals=1e9] [--max-regions=N]
  *                  [--peer-max-evals=2e7] [--no-peer]
  * prints one row per cell, then a summary. */
 #include "config.h"
@@ -103,7 +103,8 @@ static cell peer(const genz_problem *p, double tol, size_t max_evals)
 }
 #endif
 
-static cell ours(gq_context *ctx, const genz_problem *p, double tol, uint64_t max_evals, int repeat)
+static cell ours(gq_context *ctx, const genz_problem *p, double tol, uint64_t max_evals, uint64_t max_regions,
+                 int repeat)
 {
   cell c = {0};
   char text[4096];
@@ -119,6 +120,8 @@ static cell ours(gq_context *ctx, const genz_problem *p, double tol, uint64_t ma
   o.dims = p->D;
   o.epsrel = tol;
   o.max_evals = max_evals;
+  if (max_regions)
+    o.max_regions = max_regions;
   gq_adaptive_result r;
   double t0 = now_ms();
   int status = gq_integrate_adaptive(ctx, f, &o, &r); /* warm-up: the kernel compiled or loaded */
@@ -155,7 +158,7 @@ int main(int argc, char **argv)
 {
   double dims[8] = {3, 5, 8}, tols[16] = {1e-3, 1e-6, 1e-9}, fams[8] = {0, 1, 2, 3, 4, 5};
   int ndims = 3, ntols = 3, nfams = 6, repeat = 5, use_peer = 1, device = GQ_DEVICE_AUTO;
-  double max_evals = 1e9, peer_max = 2e7;
+  double max_evals = 1e9, peer_max = 2e7, max_regions = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strncmp(a, "--dims=", 7) == 0)
@@ -168,6 +171,8 @@ int main(int argc, char **argv)
       repeat = atoi(a + 9);
     else if (strncmp(a, "--max-evals=", 12) == 0)
       max_evals = strtod(a + 12, NULL);
+    else if (strncmp(a, "--max-regions=", 14) == 0)
+      max_regions = strtod(a + 14, NULL);
     else if (strncmp(a, "--peer-max-evals=", 17) == 0)
       peer_max = strtod(a + 17, NULL);
     else if (strcmp(a, "--no-peer") == 0)
@@ -202,7 +207,7 @@ int main(int argc, char **argv)
     for (int di = 0; di < ndims; di++)
       for (int ti = 0; ti < ntols; ti++) {
         const genz_problem p = problem((genz_family)(int)fams[fi], (int)dims[di]);
-        const cell g = ours(ctx, &p, tols[ti], (uint64_t)max_evals, repeat);
+        const cell g = ours(ctx, &p, tols[ti], (uint64_t)max_evals, (uint64_t)max_regions, repeat);
         if (isnan(g.ms)) {
           failed++;
           continue;

@@ -22,6 +22,7 @@ enum { GQ_OCCUPANCY_SLOTS = 64 };
 struct gq_jit_module; // jit.cu: expression kernels loaded in this context
 struct gq_launch_cache; // launch_cache.cu: graphs of repeated launches
 struct gq_scan_state; // kernels/scan/scan.cu: the scans' tile states
+struct gq_store_cache; // kernels/adaptive/store.cu: the adaptive region store's buffers
 
 struct gq_cuda_state {
   int device;
@@ -58,6 +59,7 @@ struct gq_cuda_state {
   void *d_tables;                      // product grids' axis tables (product.cu),
   size_t tables_bytes;                 //   grown on demand and kept
   gq_scan_state *scan;                 // NULL until the first scan
+  gq_store_cache *adaptive_store;      // NULL until the first adaptive integral closes
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy
@@ -79,5 +81,7 @@ inline void *gq_result_slot(gq_cuda_state *st, int slot)
 void gq_jit_release(gq_cuda_state *st);
 // kernels/scan/scan.cu: free the scans' state.
 void gq_scan_release(gq_cuda_state *st);
+// kernels/adaptive/store.cu: free the adaptive region store's buffers.
+void gq_store_release(gq_cuda_state *st);
 
 #endif

@@ -70,6 +70,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   gq_jit_release(st);
   gq_launch_cache_release(st);
   gq_scan_release(st);
+  gq_store_release(st);
   if (st->d_sums) cudaFree(st->d_sums);
   if (st->h_sums) cudaFreeHost(st->h_sums);
   if (st->d_partials) cudaFree(st->d_partials);

@@ -4,9 +4,10 @@
 // functions, Map<0>: a region's estimate is final once accepted, with no
 // fast pass to redo), compiled by NVRTC and cached like every expression
 // kernel; device buffers for a pass's regions kept for the whole integral
-// and grown on demand.  A pass copies its new regions in, runs one launch
-// and copies the estimates, errors and axes back; adaptive.c decides the
-// rest on the host.
+// and grown on demand.  gq_cuda_adaptive_evaluate copies a batch of host
+// regions in, runs one launch and copies the estimates, errors and axes
+// back; the region store on the device (store.cu) launches on its own
+// arrays through gq_cuda_adaptive_launch.
 #include <stdio.h>
 
 #include <new>
@@ -108,6 +109,24 @@ extern "C" int gq_cuda_adaptive_open(gq_cuda_state *st, const gq_integrand *g, i
   return GQ_SUCCESS;
 }
 
+extern "C" struct gq_cuda_state *gq_cuda_adaptive_state(gq_cuda_adaptive *s) { return s->st; }
+
+extern "C" int gq_cuda_adaptive_launch(gq_cuda_adaptive *s, const gq_adaptive_batch *b)
+{
+  gq_cuda_state *st = s->st;
+  gq::adaptive::Batch batch{b->centre, b->half, b->estimate, b->error, b->axis, b->n};
+  void *args[] = {&batch};
+  const unsigned long long blocks = (b->n + gq::adaptive::WARPS - 1) / gq::adaptive::WARPS;
+  if (blocks > 0x7fffffffull)
+    return gq_fail(GQ_EINVAL, "%zu regions are more blocks than one launch holds", b->n);
+  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
+  if (blocks > 0)
+    GQ_CUDA_TRY(cudaLaunchKernel(s->kernel, dim3((unsigned)blocks), dim3(32 * gq::adaptive::WARPS), args, 0,
+                                 st->stream));
+  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
+  return GQ_SUCCESS;
+}
+
 extern "C" int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_batch *b, double *ms)
 {
   gq_cuda_state *st = s->st;
@@ -118,14 +137,11 @@ extern "C" int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_
   const size_t vec = b->n * (size_t)s->dims * sizeof(double);
   GQ_CUDA_TRY(cudaMemcpyAsync(s->d_centre, b->centre, vec, cudaMemcpyHostToDevice, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(s->d_half, b->half, vec, cudaMemcpyHostToDevice, st->stream));
-  gq::adaptive::Batch batch{s->d_centre, s->d_half, s->d_estimate, s->d_error, s->d_axis, b->n};
-  void *args[] = {&batch};
-  const unsigned long long blocks = (b->n + gq::adaptive::WARPS - 1) / gq::adaptive::WARPS;
-  if (blocks > 0x7fffffffull)
-    return gq_fail(GQ_EINVAL, "%zu regions are more blocks than one launch holds", b->n);
-  GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
-  GQ_CUDA_TRY(cudaLaunchKernel(s->kernel, dim3((unsigned)blocks), dim3(32 * gq::adaptive::WARPS), args, 0, st->stream));
-  GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));
+  const gq_adaptive_batch on_device = {b->g, b->dims, b->n, s->d_centre, s->d_half, s->d_estimate, s->d_error,
+                                       s->d_axis};
+  status = gq_cuda_adaptive_launch(s, &on_device);
+  if (status != GQ_SUCCESS)
+    return status;
   GQ_CUDA_TRY(cudaMemcpyAsync(b->estimate, s->d_estimate, b->n * sizeof(double), cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(b->error, s->d_error, b->n * sizeof(double), cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaMemcpyAsync(b->axis, s->d_axis, b->n, cudaMemcpyDeviceToHost, st->stream));

@@ -298,6 +298,39 @@ static size_t retire(region_store *s, double tol, gq_csum *fin_est, gq_csum *fin
   return live;
 }
 
+/* Step 4's plan, from the live errors by bin: whole bins from the top
+ * while they fit (the bins >= lowest), then part of one (cut, whose errors
+ * are to cover rest, within room more regions); taken: the regions of the
+ * whole bins.  cover: the error to cover; max_split: the most regions. */
+typedef struct {
+  int lowest, cut;
+  double rest;
+  uint64_t room, taken;
+} split_plan;
+
+static void plan_split(const double *bin_err, const uint64_t *bin_count, double cover, uint64_t max_split,
+                       split_plan *p)
+{
+  p->lowest = EXP_BINS;
+  p->cut = -1;
+  p->rest = 0.0;
+  p->room = p->taken = 0;
+  for (int b = EXP_BINS - 1; b >= 0 && cover > 0.0 && p->taken < max_split; b--) {
+    if (bin_count[b] == 0)
+      continue;
+    if (bin_err[b] < cover && p->taken + bin_count[b] <= max_split) {
+      cover -= bin_err[b];
+      p->taken += bin_count[b];
+      p->lowest = b;
+      continue;
+    }
+    p->cut = b;
+    p->rest = cover;
+    p->room = max_split - p->taken;
+    break;
+  }
+}
+
 /* Steps 3 and 4: the action of every region (retired ones added to the
  * finished sums); errors and tolerances in units of g.  Returns the number
  * to split, at most the room left by the store and by max_split; *stop says
@@ -316,31 +349,18 @@ static size_t choose(region_store *s, double tol, double excess, uint64_t max_sp
   }
   /* whole bins from the top while they fit; then part of one, in store
    * order, until its errors cover the rest or its room is used */
-  double cover = excess < live_err ? excess : live_err, rest = 0.0;
-  uint64_t taken = 0, room = 0;
-  int lowest = EXP_BINS, cut = -1;
-  for (int b = EXP_BINS - 1; b >= 0 && cover > 0.0 && taken < max_split; b--) {
-    if (s->bin_count[b] == 0)
-      continue;
-    if (s->bin_err[b] < cover && taken + s->bin_count[b] <= max_split) {
-      cover -= s->bin_err[b];
-      taken += s->bin_count[b];
-      lowest = b;
-      continue;
-    }
-    cut = b;
-    rest = cover;
-    room = max_split - taken;
-    break;
-  }
+  split_plan p;
+  plan_split(s->bin_err, s->bin_count, excess < live_err ? excess : live_err, max_split, &p);
+  double rest = p.rest;
+  uint64_t room = p.room;
   size_t split = 0;
   for (size_t r = 0; r < s->held; r++) {
     if (s->action[r] != KEEP)
       continue;
     const int b = exp_bin(s->err[r]);
-    if (b < lowest && !(b == cut && rest > 0.0 && room > 0))
+    if (b < p.lowest && !(b == p.cut && rest > 0.0 && room > 0))
       continue;
-    if (b == cut) {
+    if (b == p.cut) {
       rest -= s->err[r];
       room--;
     }
@@ -418,16 +438,20 @@ static int nonfinite_region(const region_store *s, size_t first, size_t *where)
   return 0;
 }
 
-static int report_nonfinite(const region_store *s, size_t r, int changed)
+static int report_nonfinite_at(int D, const double *centre, const double *half, int changed)
 {
   char text[GQ_ADAPTIVE_MAX_DIM * 56 + 8] = "";
   size_t at = 0;
-  for (int d = 0; d < s->D; d++)
-    at += (size_t)snprintf(text + at, sizeof text - at, "%s[%.17g, %.17g]", d ? " x " : "",
-                           s->centre[r * s->D + d] - s->half[r * s->D + d],
-                           s->centre[r * s->D + d] + s->half[r * s->D + d]);
+  for (int d = 0; d < D; d++)
+    at += (size_t)snprintf(text + at, sizeof text - at, "%s[%.17g, %.17g]", d ? " x " : "", centre[d] - half[d],
+                           centre[d] + half[d]);
   return gq_fail(GQ_EDOM, "f is not finite at a point of the region %s%s", text,
                  changed ? " (in the variables t of the change of variables)" : "");
+}
+
+static int report_nonfinite(const region_store *s, size_t r, int changed)
+{
+  return report_nonfinite_at(s->D, s->centre + r * s->D, s->half + r * s->D, changed);
 }
 
 static int check_options(const gq_integrand *f, const gq_adaptive_options *o)
@@ -584,6 +608,123 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
   return status;
 }
 
+/* The pass loop over the device's store (kernels/adaptive/store.cu): the
+ * same steps and decisions as subdivide's, the regions never leaving the
+ * device.  The part of the cut bin is its first regions in the store's
+ * fixed order, as many as its mean error says cover the rest. */
+static int subdivide_device(backend *be, const gq_integrand *g, double scale, const gq_adaptive_options *o,
+                            const double *lo, const double *hi, int changed, gq_adaptive_result *r)
+{
+  (void)g;
+  const int D = o->dims;
+  const uint64_t per = (uint64_t)gq_adapt_points(D);
+  const size_t m = first_pieces(D);
+  region_store first;
+  int status = store_alloc(&first, D, ipow(m, D));
+  if (status != GQ_SUCCESS)
+    return status;
+  first_regions(&first, lo, hi, m);
+  gq_cuda_store *ds = NULL;
+  status = gq_cuda_store_open(be->cuda, D, o->max_regions, first.held, first.centre, first.half, first.share, &ds);
+  store_free(&first);
+  double *bin_err = malloc(EXP_BINS * sizeof *bin_err);
+  uint64_t *bin_count = malloc(EXP_BINS * sizeof *bin_count);
+  if (status == GQ_SUCCESS && !(bin_err && bin_count))
+    status = gq_fail(GQ_ENOMEM, "cannot allocate the error bins");
+  gq_csum fin_est = gq_csum_zero(), fin_err = gq_csum_zero();
+  uint64_t retired = 0;
+  gq_store_report rep = {0};
+  rep.held = ipow(m, D); /* the first pass: all new */
+  while (status == GQ_SUCCESS) {
+    const uint64_t n = rep.held - rep.first;
+    double ms = 0.0;
+    status = gq_shared_store_evaluate(be->ctx, ds, n, &ms);
+    if (status == GQ_SUCCESS)
+      status = gq_cuda_store_sums(ds, &rep);
+    if (status != GQ_SUCCESS)
+      break;
+    r->kernel_ms += ms;
+    r->passes++;
+    r->evaluations += n * per;
+    gq_progress(be->ctx, r->evaluations, 0, "evaluations");
+    if (rep.held > r->max_held)
+      r->max_held = rep.held;
+    if (rep.bad != UINT64_MAX) {
+      double c[GQ_ADAPTIVE_MAX_DIM], h[GQ_ADAPTIVE_MAX_DIM];
+      status = gq_cuda_store_region(ds, rep.bad, c, h);
+      if (status == GQ_SUCCESS)
+        status = report_nonfinite_at(D, c, h, changed);
+      r->estimate = r->abserr = NAN;
+      break;
+    }
+    gq_csum est = fin_est, err = fin_err;
+    gq_csum_merge(&est, rep.est);
+    gq_csum_merge(&err, rep.err);
+    const double I = gq_csum_value(est) * scale, E = gq_csum_value(err) * fabs(scale);
+    r->estimate = I;
+    r->abserr = E;
+    r->regions = retired + rep.held;
+    const double tol = fmax(o->epsabs, o->epsrel * fabs(I));
+    r->tolerance = tol;
+    if (E <= tol) {
+      r->reached = 1;
+      r->stop = GQ_ADAPTIVE_REACHED;
+      break;
+    }
+    const double unit_tol = tol / fabs(scale), retire = RETIRE * unit_tol;
+    status = gq_cuda_store_bins(ds, retire, bin_err, bin_count);
+    if (status != GQ_SUCCESS)
+      break;
+    uint64_t live = 0;
+    double live_err = 0.0;
+    for (int b = 0; b < EXP_BINS; b++) {
+      live += bin_count[b];
+      live_err += bin_err[b];
+    }
+    uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
+    if (o->max_regions - live < max_split)
+      max_split = o->max_regions - live;
+    if (max_split == 0) {
+      r->stop = o->max_regions == live ? GQ_ADAPTIVE_MAX_REGIONS : GQ_ADAPTIVE_MAX_EVALS;
+      break;
+    }
+    const double excess = (E - TARGET * tol) / fabs(scale);
+    split_plan p;
+    plan_split(bin_err, bin_count, excess < live_err ? excess : live_err, max_split, &p);
+    uint64_t take = 0;
+    if (p.cut >= 0 && p.rest > 0.0 && p.room > 0) {
+      const double mean = bin_err[p.cut] / (double)bin_count[p.cut], want = ceil(p.rest / mean);
+      take = want >= (double)p.room ? p.room : (uint64_t)want;
+      if (take > bin_count[p.cut])
+        take = bin_count[p.cut];
+      if (take == 0)
+        take = 1;
+    }
+    status = gq_cuda_store_apply(ds, retire, p.lowest, p.cut, take, p.taken + take, &rep);
+    if (status == GQ_ENOMEM) { /* the device's memory is full: a stop like the store's */
+      gq_clear_error();
+      status = GQ_SUCCESS;
+      r->stop = GQ_ADAPTIVE_MAX_REGIONS;
+      break;
+    }
+    if (status != GQ_SUCCESS)
+      break;
+    gq_csum_merge(&fin_est, rep.est);
+    gq_csum_merge(&fin_err, rep.err);
+    retired += rep.retired;
+    if (rep.split == 0) {
+      r->stop = GQ_ADAPTIVE_ROUNDOFF;
+      break;
+    }
+  }
+  free(bin_err);
+  free(bin_count);
+  gq_cuda_store_close(ds);
+  if (status == GQ_SUCCESS)
+    gq_progress(be->ctx, r->evaluations, r->evaluations, "evaluations");
+  return status;
+}
+
 int gq_integrate_adaptive(gq_context *ctx, const gq_integrand *f, const gq_adaptive_options *opt,
                           gq_adaptive_result *r)
 {
@@ -617,7 +758,8 @@ int gq_integrate_adaptive(gq_context *ctx, const gq_integrand *f, const gq_adapt
     r->jit = info.jit;
   }
   if (status == GQ_SUCCESS)
-    status = subdivide(&be, g, sign * g->scale, opt, lo, hi, changed, r);
+    status = be.cuda ? subdivide_device(&be, g, sign * g->scale, opt, lo, hi, changed, r)
+                     : subdivide(&be, g, sign * g->scale, opt, lo, hi, changed, r);
   if (be.cuda)
     gq_cuda_adaptive_close(be.cuda);
   gq_integrand_free(own);

@@ -20,7 +20,12 @@
  * (the least this contract allows: a gather of unequal parts, each rank
  * sending its slice alone, would move K times less into each).  The pass goes through in windows of at most WINDOW regions, one
  * combine each, so the buffers of a combine stay bounded whatever the pass
- * (WINDOW RECORD bytes, 1.06 MiB, from each rank, K times that gathered). */
+ * (WINDOW RECORD bytes, 1.06 MiB, from each rank, K times that gathered).
+ *
+ * On the CUDA backend the regions live in the device's store (store.cu):
+ * each rank evaluates its slice there, the slices are assembled through the
+ * host as above and put back into every rank's store, whose steps are
+ * deterministic: so GPU ranks, too, give one GPU process's bits. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -71,16 +76,10 @@ static int backend_evaluate(gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, 
   return cuda ? gq_cuda_adaptive_evaluate(cuda, b, ms) : gq_cpu_adaptive_evaluate(b, ms);
 }
 
-int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms)
+/* Every rank's slice of b's results, [first, first + count) being this
+ * rank's (status its own evaluation's), assembled in b on every rank. */
+static int assemble(gq_context *ctx, const gq_adaptive_batch *b, uint64_t first, uint64_t count, int status)
 {
-  if (ctx->share.ranks <= 1)
-    return backend_evaluate(cuda, b, ms);
-  const size_t D = (size_t)b->dims;
-  uint64_t first, count;
-  gq_share_range(b->n, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
-  const gq_adaptive_batch mine = {b->g, b->dims, (size_t)count, b->centre + first * D, b->half + first * D,
-                                  b->estimate + first, b->error + first, b->axis + first};
-  int status = backend_evaluate(cuda, &mine, ms);
   const size_t largest = b->n < WINDOW ? b->n : WINDOW;
   unsigned char *partial = malloc(window_bytes(largest));
   if (!partial && status == GQ_SUCCESS)
@@ -109,5 +108,45 @@ int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const g
     memcpy(b->axis + w0, partial + at[2], length);
   }
   free(partial);
+  return status;
+}
+
+int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const gq_adaptive_batch *b, double *ms)
+{
+  if (ctx->share.ranks <= 1)
+    return backend_evaluate(cuda, b, ms);
+  const size_t D = (size_t)b->dims;
+  uint64_t first, count;
+  gq_share_range(b->n, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
+  const gq_adaptive_batch mine = {b->g, b->dims, (size_t)count, b->centre + first * D, b->half + first * D,
+                                  b->estimate + first, b->error + first, b->axis + first};
+  return assemble(ctx, b, first, count, backend_evaluate(cuda, &mine, ms));
+}
+
+/* The device store's pass: each rank evaluates its slice on its device and
+ * brings it to the host, the slices are assembled as above, and every rank
+ * puts the whole pass's results back into its store, which then holds what
+ * one process's would. */
+int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n, double *ms)
+{
+  if (ctx->share.ranks <= 1)
+    return gq_cuda_store_evaluate(s, 0, n, ms);
+  uint64_t first, count;
+  gq_share_range(n, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
+  gq_adaptive_batch all = {NULL, 0, (size_t)n, NULL, NULL, malloc(n * sizeof(double) + 1),
+                           malloc(n * sizeof(double) + 1), malloc(n + 1)};
+  int status = all.estimate && all.error && all.axis
+                   ? GQ_SUCCESS
+                   : gq_fail(GQ_ENOMEM, "cannot allocate the results of a pass of %llu regions", (unsigned long long)n);
+  if (status == GQ_SUCCESS && count > 0)
+    status = gq_cuda_store_evaluate(s, first, count, ms);
+  if (status == GQ_SUCCESS && count > 0)
+    status = gq_cuda_store_results(s, 1, first, count, all.estimate + first, all.error + first, all.axis + first);
+  status = assemble(ctx, &all, first, count, status);
+  if (status == GQ_SUCCESS && n > 0)
+    status = gq_cuda_store_results(s, 0, 0, n, all.estimate, all.error, all.axis);
+  free(all.estimate);
+  free(all.error);
+  free(all.axis);
   return status;
 }

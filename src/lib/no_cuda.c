@@ -156,6 +156,52 @@ int gq_cuda_adaptive_evaluate(gq_cuda_adaptive *s, const gq_adaptive_batch *b, d
 }
 
 void gq_cuda_adaptive_close(gq_cuda_adaptive *s) { (void)s; }
+int gq_cuda_adaptive_launch(gq_cuda_adaptive *s, const gq_adaptive_batch *device_batch)
+{
+  (void)s; (void)device_batch;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+struct gq_cuda_state *gq_cuda_adaptive_state(gq_cuda_adaptive *s) { (void)s; return NULL; }
+int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, uint64_t n, const double *centre,
+                       const double *half, const double *share, gq_cuda_store **out)
+{
+  (void)a; (void)dims; (void)cap; (void)n; (void)centre; (void)half; (void)share;
+  *out = NULL;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count, double *ms)
+{
+  (void)s; (void)first; (void)count; (void)ms;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_t count, double *estimate,
+                          double *error, unsigned char *axis)
+{
+  (void)s; (void)to_host; (void)first; (void)count; (void)estimate; (void)error; (void)axis;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
+{
+  (void)s; (void)rep;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_bins(gq_cuda_store *s, double retire, double *bin_err, uint64_t *bin_count)
+{
+  (void)s; (void)retire; (void)bin_err; (void)bin_count;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, int cut, uint64_t take, uint64_t most_split,
+                        gq_store_report *rep)
+{
+  (void)s; (void)retire; (void)lowest; (void)cut; (void)take; (void)most_split; (void)rep;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+int gq_cuda_store_region(gq_cuda_store *s, uint64_t r, double *centre, double *half)
+{
+  (void)s; (void)r; (void)centre; (void)half;
+  return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+void gq_cuda_store_close(gq_cuda_store *s) { (void)s; }
 int gq_cuda_vegas_pass(struct gq_cuda_state *st, const gq_vegas_pass *p, gq_grid_info *info)
 {
   (void)st; (void)p; (void)info;

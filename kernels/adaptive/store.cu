@@ -1,0 +1,688 @@
+// store.cu — adaptive cubature's region store on the GPU (the interface and
+// its contract are in src/lib/adaptive_internal.h; adaptive.c takes the
+// decisions).  The regions live in two sets of device arrays, the current
+// one and the one the next pass is compacted into; a pass is a handful of
+// launches and three small copies to the host (the sums, the error bins,
+// the counts), so the bus carries O(1) bytes a pass however many regions
+// change, where the host's store moved 16 D + 17 bytes for each new region.
+//
+// Every step works in tiles of TILE regions (THREADS threads, ITEMS each,
+// striped), so its results do not depend on scheduling:
+//   sums      each tile's compensated sums, merged in tile order by one block;
+//   bins      the live errors' counts and 32-bit mantissa sums per exponent,
+//             as integers: the order of the atomics does not matter;
+//   apply     per tile the live regions of the cut bin are counted and
+//             scanned (their ranks, for "take of bin cut"), each region
+//             classified (retired, split, kept: the retired ones' sums per
+//             tile), the kept and split counts scanned, and the regions
+//             scattered: the kept ones in order, then each split one's halves.
+#include <stdint.h>
+#include <string.h>
+
+#include <new>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "../cuda_check.cuh"
+#include "../cuda_state.cuh"
+
+#include "../../src/lib/adaptive_internal.h"
+
+namespace {
+
+constexpr int THREADS = 256, ITEMS = 8;
+constexpr uint64_t TILE = (uint64_t)THREADS * ITEMS;
+constexpr int BINS = GQ_STORE_BINS;
+constexpr int MANT_SHIFT = 21; // a bin's errors summed as their top 32 mantissa bits
+constexpr unsigned char KEEP = 0, SPLIT = 1, RETIRED = 2;
+constexpr uint64_t FIRST_ROOM = 65536; // regions a set of arrays holds at first
+
+struct Regions {
+  double *centre, *half; // room D each, region-major
+  double *est, *err, *share;
+  unsigned char *axis;
+  uint64_t room;
+  void *raw; // one buffer holds them all
+  size_t bytes;
+};
+
+// The device-side results of a step, copied back in one piece.
+struct Totals {
+  gq_csum est, err;
+  unsigned long long bad, keep, split;
+};
+
+__device__ __forceinline__ int exp_bin(double e)
+{
+  return (int)((unsigned long long)__double_as_longlong(e) >> 52 & 0x7ff);
+}
+
+__device__ __forceinline__ unsigned long long mantissa(double e)
+{
+  const unsigned long long bits = (unsigned long long)__double_as_longlong(e);
+  const unsigned long long m = bits & ((1ull << 52) - 1);
+  return ((bits >> 52 & 0x7ff) ? m | 1ull << 52 : m) >> MANT_SHIFT;
+}
+
+__device__ __forceinline__ bool live(const Regions &a, uint64_t r, double retire)
+{
+  return !(a.err[r] <= retire * a.share[r]);
+}
+
+// adaptive.c's splittable(): both halves' centres distinct.
+__device__ __forceinline__ bool splittable(const Regions &a, int D, uint64_t r)
+{
+  const int ax = a.axis[r];
+  const double c = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
+  return q > 0.0 && c - q != c && c + q != c && c - q != c + q;
+}
+
+// Two compensated sums over the block, in a fixed tree.
+__device__ void block_merge(gq_csum (&v)[2], gq_csum (&sh)[2][THREADS])
+{
+  sh[0][threadIdx.x] = v[0];
+  sh[1][threadIdx.x] = v[1];
+  __syncthreads();
+  for (int s = THREADS / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) {
+      gq_csum_merge(&sh[0][threadIdx.x], sh[0][threadIdx.x + s]);
+      gq_csum_merge(&sh[1][threadIdx.x], sh[1][threadIdx.x + s]);
+    }
+    __syncthreads();
+  }
+  v[0] = sh[0][0];
+  v[1] = sh[1][0];
+}
+
+// Each tile's sums of estimates and errors; the first new region not finite.
+__global__ void __launch_bounds__(THREADS)
+    sums_kernel(Regions a, uint64_t held, uint64_t first, gq_csum *part, unsigned long long *bad)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  const uint64_t base = blockIdx.x * TILE;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    const double e = a.est[r], x = a.err[r];
+    if (r >= first && !(e - e == 0.0 && x - x == 0.0))
+      atomicMin(bad, (unsigned long long)r);
+    gq_csum_add(&v[0], e);
+    gq_csum_add(&v[1], x);
+  }
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    part[2 * blockIdx.x] = v[0];
+    part[2 * blockIdx.x + 1] = v[1];
+  }
+}
+
+// One block: the tiles' sums merged in order (each thread a fixed stride,
+// then the fixed tree), and after an apply the kept and split totals.
+__global__ void __launch_bounds__(THREADS)
+    merge_kernel(const gq_csum *part, uint64_t tiles, Totals *t, const unsigned long long *tile_keep,
+                 const unsigned long long *keep_off, const unsigned long long *tile_split,
+                 const unsigned long long *split_off)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  for (uint64_t k = threadIdx.x; k < tiles; k += THREADS) {
+    gq_csum_merge(&v[0], part[2 * k]);
+    gq_csum_merge(&v[1], part[2 * k + 1]);
+  }
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    t->est = v[0];
+    t->err = v[1];
+    if (tile_keep) {
+      t->keep = tiles ? keep_off[tiles - 1] + tile_keep[tiles - 1] : 0;
+      t->split = tiles ? split_off[tiles - 1] + tile_split[tiles - 1] : 0;
+    }
+  }
+}
+
+// The live regions' errors by exponent: counts and mantissa sums, in
+// shared memory per block, then added to the device's bins.
+__global__ void __launch_bounds__(THREADS)
+    bins_kernel(Regions a, uint64_t held, double retire, unsigned long long *g_count, unsigned long long *g_mant)
+{
+  __shared__ unsigned int count[BINS];
+  __shared__ unsigned long long mant[BINS];
+  for (int b = threadIdx.x; b < BINS; b += THREADS) {
+    count[b] = 0;
+    mant[b] = 0;
+  }
+  __syncthreads();
+  for (uint64_t r = (uint64_t)blockIdx.x * THREADS + threadIdx.x; r < held; r += (uint64_t)gridDim.x * THREADS) {
+    if (!live(a, r, retire))
+      continue;
+    const double e = a.err[r];
+    const int b = exp_bin(e);
+    atomicAdd(&count[b], 1u);
+    atomicAdd(&mant[b], mantissa(e));
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < BINS; b += THREADS)
+    if (count[b]) {
+      atomicAdd(&g_count[b], (unsigned long long)count[b]);
+      atomicAdd(&g_mant[b], mant[b]);
+    }
+}
+
+// Each tile's live regions in bin cut.
+__global__ void __launch_bounds__(THREADS)
+    cut_kernel(Regions a, uint64_t held, double retire, int cut, unsigned long long *tile_cut)
+{
+  typedef cub::BlockReduce<unsigned int, THREADS> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned int n = 0;
+  const uint64_t base = blockIdx.x * TILE;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r < held && live(a, r, retire) && exp_bin(a.err[r]) == cut)
+      n++;
+  }
+  n = Reduce(tmp).Sum(n);
+  if (threadIdx.x == 0)
+    tile_cut[blockIdx.x] = n;
+}
+
+// Each region's action; per tile the kept and split counts and the retired
+// regions' sums.  The cut bin's regions are ranked thread by thread, item
+// by item within a thread: the first take of them are split.
+__global__ void __launch_bounds__(THREADS)
+    classify_kernel(Regions a, int D, uint64_t held, double retire, int lowest, int cut, unsigned long long take,
+                    const unsigned long long *cut_off, unsigned char *action, unsigned long long *tile_keep,
+                    unsigned long long *tile_split, gq_csum *part)
+{
+  typedef cub::BlockScan<unsigned int, THREADS> Scan;
+  typedef cub::BlockReduce<unsigned long long, THREADS> Reduce;
+  __shared__ typename Scan::TempStorage scan;
+  __shared__ typename Reduce::TempStorage reduce;
+  __shared__ gq_csum sh[2][THREADS];
+  const uint64_t base = blockIdx.x * TILE;
+  unsigned int in_cut = 0;
+  if (cut >= 0 && take > 0)
+    for (int i = 0; i < ITEMS; i++) {
+      const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+      if (r < held && live(a, r, retire) && exp_bin(a.err[r]) == cut)
+        in_cut++;
+    }
+  unsigned int before = 0;
+  Scan(scan).ExclusiveSum(in_cut, before);
+  unsigned long long rank = (cut_off ? cut_off[blockIdx.x] : 0) + before;
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  unsigned long long counts = 0; // kept << 32 | split
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    unsigned char act = RETIRED;
+    if (live(a, r, retire)) {
+      const int b = exp_bin(a.err[r]);
+      bool chosen = b >= lowest;
+      if (b == cut) {
+        chosen = rank < take;
+        rank++;
+      }
+      act = !chosen ? KEEP : splittable(a, D, r) ? SPLIT : RETIRED;
+    }
+    if (act == RETIRED) {
+      gq_csum_add(&v[0], a.est[r]);
+      gq_csum_add(&v[1], a.err[r]);
+    }
+    counts += act == KEEP ? 1ull << 32 : act == SPLIT ? 1ull : 0ull;
+    action[r] = act;
+  }
+  counts = Reduce(reduce).Sum(counts);
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    tile_keep[blockIdx.x] = counts >> 32;
+    tile_split[blockIdx.x] = counts & 0xffffffffull;
+    part[2 * blockIdx.x] = v[0];
+    part[2 * blockIdx.x + 1] = v[1];
+  }
+}
+
+// The kept regions to b in order, then the split ones' halves, each pair at
+// 2 (its rank among the split); the halves' estimates are the next pass's.
+__global__ void __launch_bounds__(THREADS)
+    scatter_kernel(Regions a, Regions b, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
+                   const unsigned long long *tile_keep, const unsigned long long *keep_off,
+                   const unsigned long long *split_off)
+{
+  typedef cub::BlockScan<unsigned long long, THREADS> Scan;
+  __shared__ typename Scan::TempStorage scan;
+  const uint64_t base = blockIdx.x * TILE;
+  unsigned long long mine = 0; // kept << 32 | split
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r < held)
+      mine += action[r] == KEEP ? 1ull << 32 : action[r] == SPLIT ? 1ull : 0ull;
+  }
+  unsigned long long before = 0;
+  Scan(scan).ExclusiveSum(mine, before);
+  const uint64_t kept_total = keep_off[tiles - 1] + tile_keep[tiles - 1];
+  uint64_t k = keep_off[blockIdx.x] + (before >> 32), s = split_off[blockIdx.x] + (before & 0xffffffffull);
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    const unsigned char act = action[r];
+    if (act == KEEP) {
+      for (int d = 0; d < D; d++) {
+        b.centre[k * D + d] = a.centre[r * D + d];
+        b.half[k * D + d] = a.half[r * D + d];
+      }
+      b.est[k] = a.est[r];
+      b.err[k] = a.err[r];
+      b.share[k] = a.share[r];
+      b.axis[k] = a.axis[r];
+      k++;
+    } else if (act == SPLIT) {
+      const uint64_t lo = kept_total + 2 * s, hi = lo + 1;
+      const int ax = a.axis[r];
+      for (int d = 0; d < D; d++) {
+        const double c = a.centre[r * D + d], h = a.half[r * D + d];
+        b.centre[lo * D + d] = c;
+        b.centre[hi * D + d] = c;
+        b.half[lo * D + d] = h;
+        b.half[hi * D + d] = h;
+      }
+      const double c = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
+      b.centre[lo * D + ax] = c - q;
+      b.centre[hi * D + ax] = c + q;
+      b.half[lo * D + ax] = q;
+      b.half[hi * D + ax] = q;
+      b.share[lo] = b.share[hi] = a.share[r] / 2.0;
+      s++;
+    }
+  }
+}
+
+// The bytes a region takes in one set: centre and half-widths, estimate,
+// error, share, axis.
+size_t region_bytes(int D) { return (2 * (size_t)D + 3) * sizeof(double) + 1; }
+
+// x's arrays carved from its buffer for as many regions as it holds (at
+// most cap).
+void carve(Regions *x, int D, uint64_t cap)
+{
+  uint64_t room = x->bytes / region_bytes(D);
+  if (room > cap)
+    room = cap;
+  double *p = static_cast<double *>(x->raw);
+  x->centre = p;
+  x->half = p + room * D;
+  x->est = x->half + room * D;
+  x->err = x->est + room;
+  x->share = x->err + room;
+  x->axis = reinterpret_cast<unsigned char *>(x->share + room);
+  x->room = room;
+}
+
+// Room in x for room regions (its contents not kept): its buffer reused
+// where large enough, else replaced by one of twice the bytes or more.
+int room_for(Regions *x, int D, uint64_t room, uint64_t cap)
+{
+  const size_t need = room * region_bytes(D);
+  if (x->bytes < need) {
+    cudaFree(x->raw);
+    x->raw = nullptr;
+    x->bytes = 0;
+    size_t bytes = 2 * x->bytes > need ? 2 * x->bytes : need;
+    if (bytes > cap * region_bytes(D))
+      bytes = cap * region_bytes(D);
+    GQ_CUDA_TRY(cudaMalloc(&x->raw, bytes));
+    x->bytes = bytes;
+  }
+  carve(x, D, cap);
+  return GQ_SUCCESS;
+}
+
+uint64_t tiles_of(uint64_t n) { return (n + TILE - 1) / TILE; }
+
+size_t align256(size_t n) { return (n + 255) / 256 * 256; }
+
+} // namespace
+
+// What a context keeps between integrals (gq_cuda_state's adaptive_store):
+// the buffers of the last store closed, so the next integral allocates
+// nothing unless it needs more.
+struct gq_store_cache {
+  Regions a, b;
+  void *scratch;
+  size_t scratch_bytes;
+  void *fixed, *pinned;
+};
+
+struct gq_cuda_store {
+  gq_cuda_adaptive *adaptive;
+  gq_cuda_state *st;
+  int D;
+  uint64_t cap, held, first;
+  gq_store_cache mem;  // the buffers, owned while open (the regions' in a and b)
+  Regions a, b;        // the current regions; the next pass's
+  uint64_t scratch_room; // regions the scratch serves
+  unsigned char *action;
+  gq_csum *part; // 2 a tile
+  unsigned long long *tile_cut, *cut_off, *tile_keep, *keep_off, *tile_split, *split_off;
+  void *scan_tmp;
+  size_t scan_bytes;
+  unsigned long long *bins; // BINS counts, then BINS mantissa sums (fixed)
+  Totals *totals;           // (fixed)
+  unsigned long long *h_bins; // pinned
+  Totals *h_totals;           // pinned
+};
+
+namespace {
+
+void free_cache(gq_store_cache *m)
+{
+  cudaFree(m->a.raw);
+  cudaFree(m->b.raw);
+  cudaFree(m->scratch);
+  cudaFree(m->fixed);
+  cudaFreeHost(m->pinned);
+  *m = gq_store_cache{};
+}
+
+// The scratch (per region: the actions; per tile: the sums and counts, the
+// scans' offsets and workspace) for stores of room regions.
+int scratch_for(gq_cuda_store *s, uint64_t room)
+{
+  const uint64_t tiles = tiles_of(room);
+  size_t scan_bytes = 0;
+  GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, s->tile_keep, s->keep_off, (int)tiles,
+                                            s->st->stream));
+  const size_t action = align256(room), part = align256(2 * tiles * sizeof(gq_csum)),
+               tile = align256(tiles * sizeof(unsigned long long)), need = action + part + 6 * tile + align256(scan_bytes);
+  gq_store_cache *m = &s->mem;
+  if (m->scratch_bytes < need) {
+    cudaFree(m->scratch);
+    m->scratch = nullptr;
+    m->scratch_bytes = 0;
+    GQ_CUDA_TRY(cudaMalloc(&m->scratch, need));
+    m->scratch_bytes = need;
+  }
+  char *p = static_cast<char *>(m->scratch);
+  s->action = reinterpret_cast<unsigned char *>(p);
+  s->part = reinterpret_cast<gq_csum *>(p + action);
+  unsigned long long **arrays[] = {&s->tile_cut, &s->cut_off, &s->tile_keep, &s->keep_off, &s->tile_split,
+                                   &s->split_off};
+  size_t at = action + part;
+  for (unsigned long long **q : arrays) {
+    *q = reinterpret_cast<unsigned long long *>(p + at);
+    at += tile;
+  }
+  s->scan_tmp = p + at;
+  s->scan_bytes = scan_bytes;
+  s->scratch_room = room;
+  return GQ_SUCCESS;
+}
+
+// Room for room regions in the next pass's set, and scratch for both sets.
+int next_room(gq_cuda_store *s, uint64_t room)
+{
+  int status = room_for(&s->b, s->D, room, s->cap);
+  const uint64_t most = s->a.room > s->b.room ? s->a.room : s->b.room;
+  if (status == GQ_SUCCESS && most > s->scratch_room)
+    status = scratch_for(s, most);
+  return status;
+}
+
+int exclusive_sum(gq_cuda_store *s, const unsigned long long *in, unsigned long long *out, uint64_t n)
+{
+  size_t bytes = s->scan_bytes;
+  GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(s->scan_tmp, bytes, in, out, (int)n, s->st->stream));
+  return GQ_SUCCESS;
+}
+
+int copy_totals(gq_cuda_store *s)
+{
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->h_totals, s->totals, sizeof(Totals), cudaMemcpyDeviceToHost, s->st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(s->st->stream));
+  return GQ_SUCCESS;
+}
+
+} // namespace
+
+// The buffers go back to the context for the next integral (those it held
+// already, if any, are freed).
+extern "C" void gq_cuda_store_close(gq_cuda_store *s)
+{
+  if (!s)
+    return;
+  gq_cuda_state *st = s->st;
+  cudaSetDevice(st->device);
+  s->mem.a = s->a;
+  s->mem.b = s->b;
+  if (!st->adaptive_store)
+    st->adaptive_store = new (std::nothrow) gq_store_cache();
+  if (st->adaptive_store) {
+    free_cache(st->adaptive_store);
+    *st->adaptive_store = s->mem;
+  } else {
+    free_cache(&s->mem);
+  }
+  delete s;
+}
+
+void gq_store_release(gq_cuda_state *st)
+{
+  if (!st->adaptive_store)
+    return;
+  free_cache(st->adaptive_store);
+  delete st->adaptive_store;
+  st->adaptive_store = nullptr;
+}
+
+static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const double *half, const double *share)
+{
+  gq_cuda_state *st = s->st;
+  if (st->adaptive_store) { // the last integral's buffers
+    s->mem = *st->adaptive_store;
+    *st->adaptive_store = gq_store_cache{};
+    s->a = s->mem.a;
+    s->b = s->mem.b;
+  }
+  const uint64_t room = n > FIRST_ROOM ? n : FIRST_ROOM < s->cap ? FIRST_ROOM : s->cap;
+  int status = room_for(&s->a, s->D, room, s->cap);
+  if (status == GQ_SUCCESS)
+    status = next_room(s, room);
+  if (status != GQ_SUCCESS)
+    return status;
+  const size_t fixed = align256(2 * BINS * sizeof(unsigned long long)) + sizeof(Totals);
+  if (!s->mem.fixed)
+    GQ_CUDA_TRY(cudaMalloc(&s->mem.fixed, fixed));
+  if (!s->mem.pinned)
+    GQ_CUDA_TRY(cudaMallocHost(&s->mem.pinned, fixed));
+  s->bins = static_cast<unsigned long long *>(s->mem.fixed);
+  s->totals = reinterpret_cast<Totals *>(static_cast<char *>(s->mem.fixed) + align256(2 * BINS * sizeof(unsigned long long)));
+  s->h_bins = static_cast<unsigned long long *>(s->mem.pinned);
+  s->h_totals = reinterpret_cast<Totals *>(static_cast<char *>(s->mem.pinned) + align256(2 * BINS * sizeof(unsigned long long)));
+  const size_t vec = n * (size_t)s->D * sizeof(double);
+  cudaStream_t stream = st->stream;
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->a.centre, centre, vec, cudaMemcpyHostToDevice, stream));
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->a.half, half, vec, cudaMemcpyHostToDevice, stream));
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->a.share, share, n * sizeof(double), cudaMemcpyHostToDevice, stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(stream));
+  s->held = n;
+  s->first = 0;
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, uint64_t n, const double *centre,
+                                  const double *half, const double *share, gq_cuda_store **out)
+{
+  *out = nullptr;
+  gq_cuda_store *s = new (std::nothrow) gq_cuda_store();
+  if (!s)
+    return gq_fail(GQ_ENOMEM, "cannot allocate an adaptive region store");
+  s->adaptive = a;
+  s->st = gq_cuda_adaptive_state(a);
+  s->D = dims;
+  s->cap = cap;
+  cudaError_t e = cudaSetDevice(s->st->device);
+  int status = e == cudaSuccess ? open_store(s, n, centre, half, share) : gq::cuda_status(e, "cudaSetDevice");
+  if (status != GQ_SUCCESS) {
+    gq_cuda_store_close(s);
+    return status;
+  }
+  *out = s;
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count, double *ms)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  const uint64_t r = s->first + first;
+  const size_t D = (size_t)s->D;
+  const gq_adaptive_batch b = {NULL, s->D, (size_t)count, s->a.centre + r * D, s->a.half + r * D, s->a.est + r,
+                               s->a.err + r, s->a.axis + r};
+  const int status = gq_cuda_adaptive_launch(s->adaptive, &b);
+  if (status != GQ_SUCCESS)
+    return status;
+  GQ_CUDA_TRY(cudaStreamSynchronize(s->st->stream));
+  float elapsed = 0.0f;
+  GQ_CUDA_TRY(cudaEventElapsedTime(&elapsed, s->st->start, s->st->stop));
+  *ms = elapsed;
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_t count, double *estimate,
+                                     double *error, unsigned char *axis)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  const uint64_t r = s->first + first;
+  cudaStream_t stream = s->st->stream;
+  if (to_host) {
+    GQ_CUDA_TRY(cudaMemcpyAsync(estimate, s->a.est + r, count * sizeof(double), cudaMemcpyDeviceToHost, stream));
+    GQ_CUDA_TRY(cudaMemcpyAsync(error, s->a.err + r, count * sizeof(double), cudaMemcpyDeviceToHost, stream));
+    GQ_CUDA_TRY(cudaMemcpyAsync(axis, s->a.axis + r, count, cudaMemcpyDeviceToHost, stream));
+  } else {
+    GQ_CUDA_TRY(cudaMemcpyAsync(s->a.est + r, estimate, count * sizeof(double), cudaMemcpyHostToDevice, stream));
+    GQ_CUDA_TRY(cudaMemcpyAsync(s->a.err + r, error, count * sizeof(double), cudaMemcpyHostToDevice, stream));
+    GQ_CUDA_TRY(cudaMemcpyAsync(s->a.axis + r, axis, count, cudaMemcpyHostToDevice, stream));
+  }
+  GQ_CUDA_TRY(cudaStreamSynchronize(stream));
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  cudaStream_t stream = s->st->stream;
+  const uint64_t tiles = tiles_of(s->held);
+  GQ_CUDA_TRY(cudaMemsetAsync(&s->totals->bad, 0xff, sizeof s->totals->bad, stream));
+  if (tiles > 0) {
+    sums_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->held, s->first, s->part, &s->totals->bad);
+    GQ_CUDA_LAUNCH_CHECK();
+  }
+  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, nullptr, nullptr, nullptr, nullptr);
+  GQ_CUDA_LAUNCH_CHECK();
+  const int status = copy_totals(s);
+  if (status != GQ_SUCCESS)
+    return status;
+  memset(rep, 0, sizeof *rep);
+  rep->est = s->h_totals->est;
+  rep->err = s->h_totals->err;
+  rep->bad = s->h_totals->bad;
+  rep->held = s->held;
+  rep->first = s->first;
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_bins(gq_cuda_store *s, double retire, double *bin_err, uint64_t *bin_count)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  cudaStream_t stream = s->st->stream;
+  GQ_CUDA_TRY(cudaMemsetAsync(s->bins, 0, 2 * BINS * sizeof(unsigned long long), stream));
+  const uint64_t tiles = tiles_of(s->held), most = 2 * (uint64_t)s->st->sms;
+  if (tiles > 0) {
+    bins_kernel<<<(unsigned)(tiles < most ? tiles : most), THREADS, 0, stream>>>(s->a, s->held, retire, s->bins,
+                                                                                  s->bins + BINS);
+    GQ_CUDA_LAUNCH_CHECK();
+  }
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->h_bins, s->bins, 2 * BINS * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                              stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(stream));
+  for (int b = 0; b < BINS; b++) {
+    bin_count[b] = s->h_bins[b];
+    // the mantissas' sum times the bin's unit: (b ? b : 1) - 1075 for the last bit
+    bin_err[b] = ldexp((double)s->h_bins[BINS + b], MANT_SHIFT + (b ? b : 1) - 1075);
+  }
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, int cut, uint64_t take,
+                                   uint64_t most_split, gq_store_report *rep)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  memset(rep, 0, sizeof *rep);
+  cudaStream_t stream = s->st->stream;
+  const uint64_t held = s->held, tiles = tiles_of(held);
+  if (tiles == 0) {
+    rep->held = rep->first = 0;
+    return GQ_SUCCESS;
+  }
+  // room for the kept regions and two halves of each split one
+  const uint64_t need = held + most_split < s->cap ? held + most_split : s->cap;
+  if (s->b.room < need || s->scratch_room < s->a.room) {
+    const int status = next_room(s, need);
+    if (status != GQ_SUCCESS) {
+      cudaGetLastError(); // an allocation's failure is no sticky error: clear it for the context's next launch
+      return status;
+    }
+  }
+  if (cut >= 0 && take > 0) {
+    cut_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, held, retire, cut, s->tile_cut);
+    GQ_CUDA_LAUNCH_CHECK();
+    const int status = exclusive_sum(s, s->tile_cut, s->cut_off, tiles);
+    if (status != GQ_SUCCESS)
+      return status;
+  }
+  classify_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, retire, lowest, cut, take,
+                                                           cut >= 0 && take > 0 ? s->cut_off : nullptr, s->action,
+                                                           s->tile_keep, s->tile_split, s->part);
+  GQ_CUDA_LAUNCH_CHECK();
+  int status = exclusive_sum(s, s->tile_keep, s->keep_off, tiles);
+  if (status == GQ_SUCCESS)
+    status = exclusive_sum(s, s->tile_split, s->split_off, tiles);
+  if (status != GQ_SUCCESS)
+    return status;
+  scatter_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->b, s->D, held, tiles, s->action, s->tile_keep,
+                                                          s->keep_off, s->split_off);
+  GQ_CUDA_LAUNCH_CHECK();
+  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->tile_keep, s->keep_off, s->tile_split,
+                                          s->split_off);
+  GQ_CUDA_LAUNCH_CHECK();
+  status = copy_totals(s);
+  if (status != GQ_SUCCESS)
+    return status;
+  const Totals *t = s->h_totals;
+  const Regions swap = s->a;
+  s->a = s->b;
+  s->b = swap;
+  s->held = t->keep + 2 * t->split;
+  s->first = t->keep;
+  rep->est = t->est;
+  rep->err = t->err;
+  rep->retired = held - t->keep - t->split;
+  rep->split = t->split;
+  rep->held = s->held;
+  rep->first = s->first;
+  return GQ_SUCCESS;
+}
+
+extern "C" int gq_cuda_store_region(gq_cuda_store *s, uint64_t r, double *centre, double *half)
+{
+  GQ_CUDA_TRY(cudaSetDevice(s->st->device));
+  const size_t D = (size_t)s->D;
+  GQ_CUDA_TRY(cudaMemcpy(centre, s->a.centre + r * D, D * sizeof(double), cudaMemcpyDeviceToHost));
+  GQ_CUDA_TRY(cudaMemcpy(half, s->a.half + r * D, D * sizeof(double), cudaMemcpyDeviceToHost));
+  return GQ_SUCCESS;
+}
