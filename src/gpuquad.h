@@ -962,7 +962,8 @@ void gq_cumulative_share(uint64_t n, uint64_t every, int rank, int ranks, uint64
  * memory stays bounded).  The error estimate is the sum of the regions'. */
 #define GQ_ADAPTIVE_MAX_DIM 8
 #define GQ_ADAPTIVE_DEFAULT_MAX_EVALS UINT64_C(1000000000)
-#define GQ_ADAPTIVE_DEFAULT_MAX_REGIONS UINT64_C(1048576)
+#define GQ_ADAPTIVE_DEFAULT_MAX_REGIONS UINT64_C(1048576)      /* the CPU's store */
+#define GQ_ADAPTIVE_DEFAULT_MAX_REGIONS_GPU UINT64_C(16777216) /* the device's store, grown on demand */
 
 typedef struct {
   int dims;                        /* 1 .. GQ_ADAPTIVE_MAX_DIM                     */
@@ -970,10 +971,12 @@ typedef struct {
   double b[GQ_ADAPTIVE_MAX_DIM];   /* box rules' change of variables), b < a negates */
   double epsrel, epsabs;           /* stop when error <= max(epsabs, epsrel |I|)  */
   uint64_t max_evals;              /* evaluations of f at most (>= one pass)       */
-  uint64_t max_regions;            /* regions held at once at most                */
+  uint64_t max_regions;            /* regions held at once at most; 0: the backend's */
+                                   /* default (GQ_ADAPTIVE_DEFAULT_MAX_REGIONS[_GPU]) */
 } gq_adaptive_options;
 
-/* dims = 1 on [0, 1], epsrel 1e-6, epsabs 0, the default limits.  GQ_EINVAL for NULL. */
+/* dims = 1 on [0, 1], epsrel 1e-6, epsabs 0, the default limits (max_regions 0: the
+ * backend's).  GQ_EINVAL for NULL. */
 int gq_adaptive_options_init(gq_adaptive_options *opt);
 
 /* Why the subdivision stopped. */

@@ -29,8 +29,15 @@ check "--json: stop max-evals" sh -c 'printf "%s\n" "$1" | grep -q "\"stop\": \"
 check "stderr: one line with the accuracy reached" sh -c \
   'test "$(printf "%s\n" "$1" | wc -l)" -eq 1 && printf "%s\n" "$1" | grep -q "^gpuquad: accuracy not reached (max-evals after [0-9]* evaluations): error estimate"' \
   _ "$err"
+run "$G" --f='1/((x1-0.3)^2+(x2-0.6)^2+0.0001)' --dim=2 --rule=adaptive --epsrel=1e-13 --max-regions=2000 \
+  --device=cpu --no-check --json
+check "--max-regions=2000 full first: exit 1" test "$rc" -eq 1
+check "--json: stop max-regions" sh -c 'printf "%s\n" "$1" | grep -q "\"stop\": \"max-regions\""' _ "$out"
+check "--json: at most 2000 held" sh -c 'h=$(printf "%s\n" "$1" | sed -n "s/.*\"max_regions_held\": \([0-9]*\).*/\1/p"); test -n "$h" && test "$h" -le 2000 && test "$h" -gt 1024' _ "$out"
 
 expect_usage "--dim=9" "--dim=9: " --f=x --dim=9 --rule=adaptive
+expect_usage "--max-regions=0" "--max-regions=0: " --f=x --rule=adaptive --max-regions=0
+expect_usage "--max-regions below one pass" "the first pass alone holds" --f=x --rule=adaptive --max-regions=10 --device=cpu
 expect_usage "--epsrel=-1" "--epsrel=-1: must be >= 0" --f=x --rule=adaptive --epsrel=-1
 expect_usage "--epsrel=abc" "--epsrel=abc: " --f=x --rule=adaptive --epsrel=abc
 expect_usage "both tolerances 0" "both are 0" --f=x --rule=adaptive --epsrel=0

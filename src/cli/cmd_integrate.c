@@ -53,6 +53,8 @@ void usage_integrate(FILE *out)
         "  --epsabs=A           adaptive: absolute tolerance (default 0); the goal is\n"
         "                       error <= max(A, R |I|)\n"
         "  --max-evals=N        adaptive: evaluations of f at most (default 1e9)\n"
+        "  --max-regions=N      adaptive: regions held at once at most (default 2^20\n"
+        "                       on the CPU, 2^24 on a GPU, whose store grows on demand)\n"
         "  --device=DEV         auto (default: the GPU if there is one), cuda, cuda:N, cpu\n",
         out);
   cli_usage_deterministic(out);

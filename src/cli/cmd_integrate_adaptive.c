@@ -18,7 +18,7 @@
 
 typedef struct {
   const char *fname, *dim_text, *a_text, *b_text, *n_text, *rule_text, *device_text, *precision_text;
-  const char *epsrel_text, *epsabs_text, *max_evals_text;
+  const char *epsrel_text, *epsabs_text, *max_evals_text, *max_regions_text;
   int check, json, csv, quiet, no_cache;
   const char *plot; /* --plot: f over its interval or box (plots.h) */
 } adaptive_cli;
@@ -50,7 +50,7 @@ static int parse_limits(const gq_integrand *f, const adaptive_cli *o, gq_adaptiv
   return EXIT_OK;
 }
 
-/* --epsrel, --epsabs, --max-evals into opt. */
+/* --epsrel, --epsabs, --max-evals, --max-regions into opt. */
 static int parse_accuracy(const adaptive_cli *o, gq_adaptive_options *opt)
 {
   char err[256];
@@ -73,6 +73,8 @@ static int parse_accuracy(const adaptive_cli *o, gq_adaptive_options *opt)
                      50.0 * 0x1p-52);
   if (o->max_evals_text && gq_parse_count(o->max_evals_text, UINT64_MAX, &opt->max_evals, err, sizeof err) != 0)
     return cli_error(EXIT_USAGE, "--max-evals=%s: %s", o->max_evals_text, err);
+  if (o->max_regions_text && gq_parse_count(o->max_regions_text, UINT64_MAX, &opt->max_regions, err, sizeof err) != 0)
+    return cli_error(EXIT_USAGE, "--max-regions=%s: %s", o->max_regions_text, err);
   return EXIT_OK;
 }
 
@@ -80,7 +82,8 @@ static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adap
 
 int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
 {
-  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, 1, 0, 0, 0, 0, NULL};
+  adaptive_cli o = {"circle", "1", NULL, NULL, NULL, "adaptive", "auto", "double", NULL, NULL, NULL, NULL,
+                    1, 0, 0, 0, 0, NULL};
   int help = 0, version = 0, nparams = 0;
   const char *params[CLI_MAX_PARAMS];
   const cli_option opts[] = {
@@ -93,6 +96,7 @@ int cmd_integrate_adaptive(int argc, char **argv, int first, double t_start_ms)
     {"epsrel", OPT_VALUE, &o.epsrel_text, NULL, 0},
     {"epsabs", OPT_VALUE, &o.epsabs_text, NULL, 0},
     {"max-evals", OPT_VALUE, &o.max_evals_text, NULL, 0},
+    {"max-regions", OPT_VALUE, &o.max_regions_text, NULL, 0},
     {"device", OPT_VALUE, &o.device_text, NULL, 0}, CLI_OPT_DETERMINISTIC, CLI_OPT_PROGRESS,
     {"precision", OPT_VALUE, &o.precision_text, NULL, 0},
     {"check", OPT_FLAG, NULL, &o.check, 1},

@@ -150,7 +150,7 @@ int gq_adaptive_options_init(gq_adaptive_options *opt)
     opt->b[d] = 1.0;
   opt->epsrel = 1e-6;
   opt->max_evals = GQ_ADAPTIVE_DEFAULT_MAX_EVALS;
-  opt->max_regions = GQ_ADAPTIVE_DEFAULT_MAX_REGIONS;
+  opt->max_regions = 0; /* the backend's default */
   return GQ_SUCCESS;
 }
 
@@ -738,6 +738,11 @@ int gq_integrate_adaptive(gq_context *ctx, const gq_integrand *f, const gq_adapt
   if (!opt)
     return gq_null_arg(__func__, "opt");
   blank(r, ctx, opt->dims);
+  gq_adaptive_options resolved = *opt;
+  if (resolved.max_regions == 0) /* the backend's: the device's store grows on demand */
+    resolved.max_regions =
+        ctx->backend == GQ_BACKEND_CUDA ? GQ_ADAPTIVE_DEFAULT_MAX_REGIONS_GPU : GQ_ADAPTIVE_DEFAULT_MAX_REGIONS;
+  opt = &resolved;
   int status = check_options(f, opt);
   if (status != GQ_SUCCESS)
     return status;
