@@ -83,12 +83,12 @@ template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) region
     gq_gm_low_weights(D, w3a, w3b);
     double s7 = 0.0, s5 = 0.0, s3a = 0.0, s3b = 0.0, sabs = 0.0;
     for (int p = lane; p < P; p += 32) {
-      double u[D], x[D];
-      int slot;
-      const int cls = gq_gm_point(D, p, u, &slot);
+      double x[D];
+      const gq_gm_pt q = gq_gm_describe(D, p);
+      const int cls = q.cls, slot = q.slot;
 #pragma unroll
       for (int d = 0; d < D; d++)
-        x[d] = c[d] + h[d] * u[d];
+        x[d] = c[d] + h[d] * gq_gm_coordinate(&q, d);
       const double v = Map()(x), a7 = pick(w7, cls);
       s7 += a7 * v;
       s5 += pick(w5, cls) * v;

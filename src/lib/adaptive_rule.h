@@ -117,21 +117,32 @@ GQ_ADAPT_HD void gq_gm_low_weights(int D, double w3a[5], double w3b[5])
 }
 
 /* Point p (0 <= p < gq_adapt_points(D)) of Genz-Malik in D >= 2
- * dimensions: u[0..D-1], its class, and for classes 1 and 2 its slot
- * 4 i + k among the axis points (k: +l2, -l2, +l4, -l4), else -1. */
-GQ_ADAPT_HD int gq_gm_point(int D, int p, double *u, int *slot)
+ * dimensions, described without an array: its class cls; the coordinates
+ * u_d (gq_gm_coordinate) are vi on axis i, vj on axis j (classes 1 to 3;
+ * -1 where unused), +-lambda5 by the bits of `bits` (class 4: bit d set
+ * for -), else 0; for classes 1 and 2 its slot 4 i + k among the axis points
+ * (k: +l2, -l2, +l4, -l4), else -1.  A GPU thread computes each u_d in a
+ * register from this: writing u[i] at a run-time i would put u in local
+ * memory. */
+typedef struct {
+  int cls, i, j, slot;
+  unsigned bits;
+  double vi, vj;
+} gq_gm_pt;
+
+GQ_ADAPT_HD gq_gm_pt gq_gm_describe(int D, int p)
 {
-  for (int d = 0; d < D; d++)
-    u[d] = 0.0;
-  *slot = -1;
+  gq_gm_pt q = {0, -1, -1, -1, 0u, 0.0, 0.0};
   if (p == 0)
-    return 0;
+    return q;
   p -= 1;
   if (p < 4 * D) {
-    const int axis = p / 4, k = p % 4;
-    u[axis] = (k & 1 ? -1.0 : 1.0) * (k < 2 ? GQ_GM_LAMBDA2 : GQ_GM_LAMBDA4);
-    *slot = p;
-    return k < 2 ? 1 : 2;
+    const int k = p % 4;
+    q.i = p / 4;
+    q.vi = (k & 1 ? -1.0 : 1.0) * (k < 2 ? GQ_GM_LAMBDA2 : GQ_GM_LAMBDA4);
+    q.slot = p;
+    q.cls = k < 2 ? 1 : 2;
+    return q;
   }
   p -= 4 * D;
   if (p < 2 * D * (D - 1)) {
@@ -140,15 +151,34 @@ GQ_ADAPT_HD int gq_gm_point(int D, int p, double *u, int *slot)
       pair -= D - 1 - i;
       i++;
     }
-    const int j = i + 1 + pair;
-    u[i] = (p & 1 ? -1.0 : 1.0) * GQ_GM_LAMBDA4;
-    u[j] = (p & 2 ? -1.0 : 1.0) * GQ_GM_LAMBDA4;
-    return 3;
+    q.i = i;
+    q.j = i + 1 + pair;
+    q.vi = (p & 1 ? -1.0 : 1.0) * GQ_GM_LAMBDA4;
+    q.vj = (p & 2 ? -1.0 : 1.0) * GQ_GM_LAMBDA4;
+    q.cls = 3;
+    return q;
   }
-  p -= 2 * D * (D - 1);
+  q.bits = (unsigned)(p - 2 * D * (D - 1));
+  q.cls = 4;
+  return q;
+}
+
+/* Coordinate d of the point q describes. */
+GQ_ADAPT_HD double gq_gm_coordinate(const gq_gm_pt *q, int d)
+{
+  if (q->cls == 4)
+    return (q->bits >> d & 1 ? -1.0 : 1.0) * GQ_GM_LAMBDA5;
+  return d == q->i ? q->vi : d == q->j ? q->vj : 0.0;
+}
+
+/* Point p as an array u[0..D-1]: its class, and its slot as above. */
+GQ_ADAPT_HD int gq_gm_point(int D, int p, double *u, int *slot)
+{
+  const gq_gm_pt q = gq_gm_describe(D, p);
   for (int d = 0; d < D; d++)
-    u[d] = (p >> d & 1 ? -1.0 : 1.0) * GQ_GM_LAMBDA5;
-  return 4;
+    u[d] = gq_gm_coordinate(&q, d);
+  *slot = q.slot;
+  return q.cls;
 }
 
 /* The error of a Genz-Malik region from its rules (all times the volume):
