@@ -1,21 +1,24 @@
 // store.cu — adaptive cubature's region store on the GPU (the interface and
 // its contract are in src/lib/adaptive_internal.h; adaptive.c takes the
-// decisions).  The regions live in two sets of device arrays, the current
-// one and the one the next pass is compacted into; a pass is a handful of
-// launches and three small copies to the host (the sums, the error bins,
-// the counts), so the bus carries O(1) bytes a pass however many regions
-// change, where the host's store moved 16 D + 17 bytes for each new region.
+// decisions).  The regions live in one set of device arrays for the whole
+// integral; a pass is a handful of launches and three small copies to the
+// host (the sums, the error bins, the counts), so the bus carries O(1)
+// bytes a pass however many regions change, where the host's store moved
+// 16 D + 17 bytes for each new region.
 //
-// Every step works in tiles of TILE regions (THREADS threads, ITEMS each,
-// striped), so its results do not depend on scheduling:
+// Every step works in tiles of TILE regions (THREADS threads, ITEMS each),
+// so its results do not depend on scheduling:
 //   sums      each tile's compensated sums, merged in tile order by one block;
 //   bins      the live errors' counts and 32-bit mantissa sums per exponent,
 //             as integers: the order of the atomics does not matter;
 //   apply     per tile the live regions of the cut bin are counted and
 //             scanned (their ranks, for "take of bin cut"), each region
 //             classified (retired, split, kept: the retired ones' sums per
-//             tile), the kept and split counts scanned, and the regions
-//             scattered: the kept ones in order, then each split one's halves.
+//             tile), the kept and split counts scanned, and the store
+//             compacted in place (prep, movers, place below): the kept
+//             regions first, the split ones' halves after them.
+// The buffers grow by doubling, up to the store's cap, and go back to the
+// context when the integral closes (gq_store_cache), for the next one.
 #include <stdint.h>
 #include <string.h>
 
@@ -52,6 +55,7 @@ struct Regions {
 struct Totals {
   gq_csum est, err;
   unsigned long long bad, keep, split;
+  unsigned long long kept_below; // the compaction's: kept regions below K
 };
 
 __device__ __forceinline__ int exp_bin(double e)
@@ -247,59 +251,137 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-// The kept regions to b in order, then the split ones' halves, each pair at
-// 2 (its rank among the split); the halves' estimates are the next pass's.
-__global__ void __launch_bounds__(THREADS)
-    scatter_kernel(Regions a, Regions b, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
-                   const unsigned long long *tile_keep, const unsigned long long *keep_off,
-                   const unsigned long long *split_off)
+// The compaction is in place and moves only what changes: with K regions
+// kept, those below K stay where they are; the leavers below K are holes,
+// which the kept regions at or above K fill in order (the m-th such region
+// into the m-th hole); the split regions' halves go to [K, K + 2 S).  A split
+// region may itself be a hole, so its halves are first made in the child
+// buffer c (prep), then the holes are filled (movers), then the halves are
+// placed (place): every copy's source is read before it is overwritten, the
+// launches being ordered on the stream.  The bytes moved are those of the
+// regions that change, not of all those held.
+//
+// These kernels take a tile's items blocked (thread t: TILE regions'
+// [t ITEMS, (t + 1) ITEMS)), so a block scan of the threads' counts gives
+// each region the exact numbers of kept and split regions before it.
+struct Ranks {
+  unsigned long long keep, split; // before this thread's first item
+};
+
+__device__ Ranks blocked_ranks(const unsigned char *action, uint64_t held, const unsigned long long *keep_off,
+                               const unsigned long long *split_off)
 {
   typedef cub::BlockScan<unsigned long long, THREADS> Scan;
   __shared__ typename Scan::TempStorage scan;
-  const uint64_t base = blockIdx.x * TILE;
+  const uint64_t first = blockIdx.x * TILE + (uint64_t)threadIdx.x * ITEMS;
   unsigned long long mine = 0; // kept << 32 | split
   for (int i = 0; i < ITEMS; i++) {
-    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    const uint64_t r = first + i;
     if (r < held)
       mine += action[r] == KEEP ? 1ull << 32 : action[r] == SPLIT ? 1ull : 0ull;
   }
   unsigned long long before = 0;
   Scan(scan).ExclusiveSum(mine, before);
-  const uint64_t kept_total = keep_off[tiles - 1] + tile_keep[tiles - 1];
-  uint64_t k = keep_off[blockIdx.x] + (before >> 32), s = split_off[blockIdx.x] + (before & 0xffffffffull);
+  return Ranks{keep_off[blockIdx.x] + (before >> 32), split_off[blockIdx.x] + (before & 0xffffffffull)};
+}
+
+__device__ __forceinline__ uint64_t kept_total(const unsigned long long *tile_keep,
+                                               const unsigned long long *keep_off, uint64_t tiles)
+{
+  return keep_off[tiles - 1] + tile_keep[tiles - 1];
+}
+
+// The halves of each split region into c at 2 (split before it); each hole
+// below K numbered by the leavers before it; and the kept count below K.
+__global__ void __launch_bounds__(THREADS)
+    prep_kernel(Regions a, Regions c, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
+                const unsigned long long *tile_keep, const unsigned long long *keep_off,
+                const unsigned long long *split_off, unsigned long long *hole_pos, unsigned long long *kept_below)
+{
+  Ranks k = blocked_ranks(action, held, keep_off, split_off);
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles);
+  const uint64_t first = blockIdx.x * TILE + (uint64_t)threadIdx.x * ITEMS;
   for (int i = 0; i < ITEMS; i++) {
-    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    const uint64_t r = first + i;
     if (r >= held)
       break;
     const unsigned char act = action[r];
+    if (r < K && act != KEEP)
+      hole_pos[r - k.keep] = r; // the leavers before r: r - (kept before r)
     if (act == KEEP) {
-      for (int d = 0; d < D; d++) {
-        b.centre[k * D + d] = a.centre[r * D + d];
-        b.half[k * D + d] = a.half[r * D + d];
-      }
-      b.est[k] = a.est[r];
-      b.err[k] = a.err[r];
-      b.share[k] = a.share[r];
-      b.axis[k] = a.axis[r];
-      k++;
+      k.keep++;
     } else if (act == SPLIT) {
-      const uint64_t lo = kept_total + 2 * s, hi = lo + 1;
+      const uint64_t lo = 2 * k.split, hi = lo + 1;
       const int ax = a.axis[r];
       for (int d = 0; d < D; d++) {
-        const double c = a.centre[r * D + d], h = a.half[r * D + d];
-        b.centre[lo * D + d] = c;
-        b.centre[hi * D + d] = c;
-        b.half[lo * D + d] = h;
-        b.half[hi * D + d] = h;
+        const double cd = a.centre[r * D + d], h = a.half[r * D + d];
+        c.centre[lo * D + d] = cd;
+        c.centre[hi * D + d] = cd;
+        c.half[lo * D + d] = h;
+        c.half[hi * D + d] = h;
       }
-      const double c = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
-      b.centre[lo * D + ax] = c - q;
-      b.centre[hi * D + ax] = c + q;
-      b.half[lo * D + ax] = q;
-      b.half[hi * D + ax] = q;
-      b.share[lo] = b.share[hi] = a.share[r] / 2.0;
-      s++;
+      const double cd = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
+      c.centre[lo * D + ax] = cd - q;
+      c.centre[hi * D + ax] = cd + q;
+      c.half[lo * D + ax] = q;
+      c.half[hi * D + ax] = q;
+      c.share[lo] = c.share[hi] = a.share[r] / 2.0;
+      k.split++;
     }
+    if (r + 1 == K)
+      *kept_below = k.keep; // kept in [0, K) (0 where K = 0: left as set)
+  }
+}
+
+// The kept regions at or above K into the holes, the m-th into the m-th
+// (m: kept before it, less those below K).
+__global__ void __launch_bounds__(THREADS)
+    movers_kernel(Regions a, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
+                  const unsigned long long *tile_keep, const unsigned long long *keep_off,
+                  const unsigned long long *split_off, const unsigned long long *hole_pos,
+                  const unsigned long long *kept_below)
+{
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles);
+  if ((uint64_t)(blockIdx.x + 1) * TILE <= K) // the whole tile below K (uniform over the block)
+    return;
+  Ranks k = blocked_ranks(action, held, keep_off, split_off);
+  const uint64_t below = *kept_below;
+  const uint64_t first = blockIdx.x * TILE + (uint64_t)threadIdx.x * ITEMS;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = first + i;
+    if (r >= held)
+      break;
+    if (action[r] != KEEP)
+      continue;
+    if (r >= K) {
+      const uint64_t dst = hole_pos[k.keep - below];
+      for (int d = 0; d < D; d++) {
+        a.centre[dst * D + d] = a.centre[r * D + d];
+        a.half[dst * D + d] = a.half[r * D + d];
+      }
+      a.est[dst] = a.est[r];
+      a.err[dst] = a.err[r];
+      a.share[dst] = a.share[r];
+      a.axis[dst] = a.axis[r];
+    }
+    k.keep++;
+  }
+}
+
+// The halves from c to [K, K + 2 S).
+__global__ void __launch_bounds__(THREADS)
+    place_kernel(Regions a, Regions c, int D, uint64_t tiles, const unsigned long long *tile_keep,
+                 const unsigned long long *keep_off, const unsigned long long *tile_split,
+                 const unsigned long long *split_off)
+{
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles), n = 2 * kept_total(tile_split, split_off, tiles);
+  for (uint64_t i = (uint64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += (uint64_t)gridDim.x * THREADS) {
+    const uint64_t dst = K + i;
+    for (int d = 0; d < D; d++) {
+      a.centre[dst * D + d] = c.centre[i * D + d];
+      a.half[dst * D + d] = c.half[i * D + d];
+    }
+    a.share[dst] = c.share[i];
   }
 }
 
@@ -324,22 +406,59 @@ void carve(Regions *x, int D, uint64_t cap)
   x->room = room;
 }
 
-// Room in x for room regions (its contents not kept): its buffer reused
-// where large enough, else replaced by one of twice the bytes or more.
+// The bytes for room regions, grown from what x has: twice its bytes or
+// more, at most cap regions'.
+size_t grown_bytes(const Regions *x, int D, uint64_t room, uint64_t cap)
+{
+  const size_t need = room * region_bytes(D), most = cap * region_bytes(D);
+  size_t bytes = 2 * x->bytes > need ? 2 * x->bytes : need;
+  return bytes > most ? (most > need ? most : need) : bytes;
+}
+
+// Room in x for room regions, its contents not kept.
 int room_for(Regions *x, int D, uint64_t room, uint64_t cap)
 {
-  const size_t need = room * region_bytes(D);
-  if (x->bytes < need) {
+  if (x->bytes < room * region_bytes(D)) {
+    const size_t bytes = grown_bytes(x, D, room, cap);
     cudaFree(x->raw);
     x->raw = nullptr;
     x->bytes = 0;
-    size_t bytes = 2 * x->bytes > need ? 2 * x->bytes : need;
-    if (bytes > cap * region_bytes(D))
-      bytes = cap * region_bytes(D);
     GQ_CUDA_TRY(cudaMalloc(&x->raw, bytes));
     x->bytes = bytes;
   }
   carve(x, D, cap);
+  return GQ_SUCCESS;
+}
+
+// Room in x for room regions, its first held regions kept (a new buffer,
+// the arrays copied: the carving depends on the room).
+int room_keeping(Regions *x, int D, uint64_t room, uint64_t cap, uint64_t held, cudaStream_t stream)
+{
+  if (x->room >= room)
+    return GQ_SUCCESS;
+  Regions n{};
+  n.bytes = grown_bytes(x, D, room, cap);
+  GQ_CUDA_TRY(cudaMalloc(&n.raw, n.bytes));
+  carve(&n, D, cap);
+  const size_t vec = held * (size_t)D * sizeof(double), one = held * sizeof(double);
+  cudaError_t e = cudaSuccess;
+  if (held > 0) {
+    const cudaMemcpyKind kind = cudaMemcpyDeviceToDevice;
+    e = cudaMemcpyAsync(n.centre, x->centre, vec, kind, stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(n.half, x->half, vec, kind, stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(n.est, x->est, one, kind, stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(n.err, x->err, one, kind, stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(n.share, x->share, one, kind, stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(n.axis, x->axis, held, kind, stream);
+  }
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize(stream);
+  if (e != cudaSuccess) {
+    cudaFree(n.raw);
+    return gq::cuda_status(e, "copying the region store into a larger one");
+  }
+  cudaFree(x->raw);
+  *x = n;
   return GQ_SUCCESS;
 }
 
@@ -353,7 +472,7 @@ size_t align256(size_t n) { return (n + 255) / 256 * 256; }
 // the buffers of the last store closed, so the next integral allocates
 // nothing unless it needs more.
 struct gq_store_cache {
-  Regions a, b;
+  Regions a, c;
   void *scratch;
   size_t scratch_bytes;
   void *fixed, *pinned;
@@ -364,10 +483,11 @@ struct gq_cuda_store {
   gq_cuda_state *st;
   int D;
   uint64_t cap, held, first;
-  gq_store_cache mem;  // the buffers, owned while open (the regions' in a and b)
-  Regions a, b;        // the current regions; the next pass's
+  gq_store_cache mem;  // the buffers, owned while open (the regions' in a and c)
+  Regions a, c;        // the regions; a pass's new halves before they are placed
   uint64_t scratch_room; // regions the scratch serves
   unsigned char *action;
+  unsigned long long *hole_pos;
   gq_csum *part; // 2 a tile
   unsigned long long *tile_cut, *cut_off, *tile_keep, *keep_off, *tile_split, *split_off;
   void *scan_tmp;
@@ -383,37 +503,43 @@ namespace {
 void free_cache(gq_store_cache *m)
 {
   cudaFree(m->a.raw);
-  cudaFree(m->b.raw);
+  cudaFree(m->c.raw);
   cudaFree(m->scratch);
   cudaFree(m->fixed);
   cudaFreeHost(m->pinned);
   *m = gq_store_cache{};
 }
 
-// The scratch (per region: the actions; per tile: the sums and counts, the
-// scans' offsets and workspace) for stores of room regions.
+// The scratch (per region: the actions and the holes' positions; per tile:
+// the sums and counts, the scans' offsets and workspace) for a store of
+// room regions.
 int scratch_for(gq_cuda_store *s, uint64_t room)
 {
+  if (room <= s->scratch_room)
+    return GQ_SUCCESS;
   const uint64_t tiles = tiles_of(room);
   size_t scan_bytes = 0;
   GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, s->tile_keep, s->keep_off, (int)tiles,
                                             s->st->stream));
-  const size_t action = align256(room), part = align256(2 * tiles * sizeof(gq_csum)),
-               tile = align256(tiles * sizeof(unsigned long long)), need = action + part + 6 * tile + align256(scan_bytes);
+  const size_t action = align256(room), holes = align256(room * sizeof(unsigned long long)),
+               part = align256(2 * tiles * sizeof(gq_csum)), tile = align256(tiles * sizeof(unsigned long long)),
+               need = action + holes + part + 6 * tile + align256(scan_bytes);
   gq_store_cache *m = &s->mem;
   if (m->scratch_bytes < need) {
     cudaFree(m->scratch);
     m->scratch = nullptr;
     m->scratch_bytes = 0;
+    s->scratch_room = 0;
     GQ_CUDA_TRY(cudaMalloc(&m->scratch, need));
     m->scratch_bytes = need;
   }
   char *p = static_cast<char *>(m->scratch);
   s->action = reinterpret_cast<unsigned char *>(p);
-  s->part = reinterpret_cast<gq_csum *>(p + action);
+  s->hole_pos = reinterpret_cast<unsigned long long *>(p + action);
+  s->part = reinterpret_cast<gq_csum *>(p + action + holes);
   unsigned long long **arrays[] = {&s->tile_cut, &s->cut_off, &s->tile_keep, &s->keep_off, &s->tile_split,
                                    &s->split_off};
-  size_t at = action + part;
+  size_t at = action + holes + part;
   for (unsigned long long **q : arrays) {
     *q = reinterpret_cast<unsigned long long *>(p + at);
     at += tile;
@@ -422,16 +548,6 @@ int scratch_for(gq_cuda_store *s, uint64_t room)
   s->scan_bytes = scan_bytes;
   s->scratch_room = room;
   return GQ_SUCCESS;
-}
-
-// Room for room regions in the next pass's set, and scratch for both sets.
-int next_room(gq_cuda_store *s, uint64_t room)
-{
-  int status = room_for(&s->b, s->D, room, s->cap);
-  const uint64_t most = s->a.room > s->b.room ? s->a.room : s->b.room;
-  if (status == GQ_SUCCESS && most > s->scratch_room)
-    status = scratch_for(s, most);
-  return status;
 }
 
 int exclusive_sum(gq_cuda_store *s, const unsigned long long *in, unsigned long long *out, uint64_t n)
@@ -450,8 +566,6 @@ int copy_totals(gq_cuda_store *s)
 
 } // namespace
 
-// The buffers go back to the context for the next integral (those it held
-// already, if any, are freed).
 extern "C" void gq_cuda_store_close(gq_cuda_store *s)
 {
   if (!s)
@@ -459,7 +573,7 @@ extern "C" void gq_cuda_store_close(gq_cuda_store *s)
   gq_cuda_state *st = s->st;
   cudaSetDevice(st->device);
   s->mem.a = s->a;
-  s->mem.b = s->b;
+  s->mem.c = s->c;
   if (!st->adaptive_store)
     st->adaptive_store = new (std::nothrow) gq_store_cache();
   if (st->adaptive_store) {
@@ -487,12 +601,12 @@ static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const 
     s->mem = *st->adaptive_store;
     *st->adaptive_store = gq_store_cache{};
     s->a = s->mem.a;
-    s->b = s->mem.b;
+    s->c = s->mem.c;
   }
   const uint64_t room = n > FIRST_ROOM ? n : FIRST_ROOM < s->cap ? FIRST_ROOM : s->cap;
   int status = room_for(&s->a, s->D, room, s->cap);
   if (status == GQ_SUCCESS)
-    status = next_room(s, room);
+    status = scratch_for(s, s->a.room);
   if (status != GQ_SUCCESS)
     return status;
   const size_t fixed = align256(2 * BINS * sizeof(unsigned long long)) + sizeof(Totals);
@@ -629,19 +743,22 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
     rep->held = rep->first = 0;
     return GQ_SUCCESS;
   }
-  // room for the kept regions and two halves of each split one
+  // room for the kept regions and two halves of each split one; the halves
+  // first in c
   const uint64_t need = held + most_split < s->cap ? held + most_split : s->cap;
-  if (s->b.room < need || s->scratch_room < s->a.room) {
-    const int status = next_room(s, need);
-    if (status != GQ_SUCCESS) {
-      cudaGetLastError(); // an allocation's failure is no sticky error: clear it for the context's next launch
-      return status;
-    }
+  int status = room_keeping(&s->a, s->D, need, s->cap, held, stream);
+  if (status == GQ_SUCCESS)
+    status = room_for(&s->c, s->D, 2 * most_split > 0 ? 2 * most_split : 1, 2 * s->cap);
+  if (status == GQ_SUCCESS)
+    status = scratch_for(s, s->a.room);
+  if (status != GQ_SUCCESS) {
+    cudaGetLastError(); // an allocation's failure is no sticky error: clear it for the context's next launch
+    return status;
   }
   if (cut >= 0 && take > 0) {
     cut_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, held, retire, cut, s->tile_cut);
     GQ_CUDA_LAUNCH_CHECK();
-    const int status = exclusive_sum(s, s->tile_cut, s->cut_off, tiles);
+    status = exclusive_sum(s, s->tile_cut, s->cut_off, tiles);
     if (status != GQ_SUCCESS)
       return status;
   }
@@ -649,13 +766,24 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
                                                            cut >= 0 && take > 0 ? s->cut_off : nullptr, s->action,
                                                            s->tile_keep, s->tile_split, s->part);
   GQ_CUDA_LAUNCH_CHECK();
-  int status = exclusive_sum(s, s->tile_keep, s->keep_off, tiles);
+  status = exclusive_sum(s, s->tile_keep, s->keep_off, tiles);
   if (status == GQ_SUCCESS)
     status = exclusive_sum(s, s->tile_split, s->split_off, tiles);
   if (status != GQ_SUCCESS)
     return status;
-  scatter_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->b, s->D, held, tiles, s->action, s->tile_keep,
-                                                          s->keep_off, s->split_off);
+  GQ_CUDA_TRY(cudaMemsetAsync(&s->totals->kept_below, 0, sizeof s->totals->kept_below, stream));
+  prep_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->c, s->D, held, tiles, s->action, s->tile_keep,
+                                                       s->keep_off, s->split_off, s->hole_pos,
+                                                       &s->totals->kept_below);
+  GQ_CUDA_LAUNCH_CHECK();
+  movers_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, tiles, s->action, s->tile_keep,
+                                                         s->keep_off, s->split_off, s->hole_pos,
+                                                         &s->totals->kept_below);
+  GQ_CUDA_LAUNCH_CHECK();
+  const uint64_t halves = 2 * most_split, most_blocks = 8 * (uint64_t)s->st->sms,
+                 want = (halves + THREADS - 1) / THREADS;
+  place_kernel<<<(unsigned)(want < 1 ? 1 : want < most_blocks ? want : most_blocks), THREADS, 0, stream>>>(
+      s->a, s->c, s->D, tiles, s->tile_keep, s->keep_off, s->tile_split, s->split_off);
   GQ_CUDA_LAUNCH_CHECK();
   merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->tile_keep, s->keep_off, s->tile_split,
                                           s->split_off);
@@ -664,9 +792,6 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
   if (status != GQ_SUCCESS)
     return status;
   const Totals *t = s->h_totals;
-  const Regions swap = s->a;
-  s->a = s->b;
-  s->b = swap;
   s->held = t->keep + 2 * t->split;
   s->first = t->keep;
   rep->est = t->est;
