@@ -15,7 +15,7 @@
 //             scanned (their ranks, for "take of bin cut"), each region
 //             classified (retired, split, kept: the retired ones' sums per
 //             tile), the kept and split counts scanned, and the store
-//             compacted in place (prep, movers, place below): the kept
+//             compacted in place (lists, gather, move, halves): the kept
 //             regions first, the split ones' halves after them.
 // The buffers grow by doubling, up to the store's cap, and go back to the
 // context when the integral closes (gq_store_cache), for the next one.
@@ -255,21 +255,51 @@ __global__ void __launch_bounds__(THREADS)
 // kept, those below K stay where they are; the leavers below K are holes,
 // which the kept regions at or above K fill in order (the m-th such region
 // into the m-th hole); the split regions' halves go to [K, K + 2 S).  A split
-// region may itself be a hole, so its halves are first made in the child
-// buffer c (prep), then the holes are filled (movers), then the halves are
-// placed (place): every copy's source is read before it is overwritten, the
-// launches being ordered on the stream.  The bytes moved are those of the
-// regions that change, not of all those held.
+// region may itself be a hole, so the split regions are first gathered into
+// the buffer c; then the holes are filled; then the halves are made from c.
+// Every copy's source is read before it is overwritten, the launches being
+// ordered on the stream, and every copy is a flat loop over the doubles it
+// moves, so that neighbouring threads move neighbouring doubles.  The bytes
+// moved are those of the regions that change, not of all those held.
 //
-// These kernels take a tile's items blocked (thread t: TILE regions'
+// lists_kernel takes a tile's items blocked (thread t: the tile's regions
 // [t ITEMS, (t + 1) ITEMS)), so a block scan of the threads' counts gives
 // each region the exact numbers of kept and split regions before it.
-struct Ranks {
-  unsigned long long keep, split; // before this thread's first item
-};
+__device__ __forceinline__ uint64_t kept_total(const unsigned long long *tile_keep,
+                                               const unsigned long long *keep_off, uint64_t tiles)
+{
+  return keep_off[tiles - 1] + tile_keep[tiles - 1];
+}
 
-__device__ Ranks blocked_ranks(const unsigned char *action, uint64_t held, const unsigned long long *keep_off,
-                               const unsigned long long *split_off)
+// One block: the kept regions below K (the tile holding K counted).
+__global__ void __launch_bounds__(THREADS)
+    below_kernel(const unsigned char *action, uint64_t held, uint64_t tiles, const unsigned long long *tile_keep,
+                 const unsigned long long *keep_off, unsigned long long *kept_below)
+{
+  typedef cub::BlockReduce<unsigned int, THREADS> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles), t = K / TILE;
+  if (t >= tiles) { // K = held, a whole number of tiles: every region kept
+    if (threadIdx.x == 0)
+      *kept_below = K;
+    return;
+  }
+  unsigned int n = 0;
+  for (uint64_t r = t * TILE + threadIdx.x; r < K && r < held; r += THREADS)
+    n += action[r] == KEEP;
+  n = Reduce(tmp).Sum(n);
+  if (threadIdx.x == 0)
+    *kept_below = keep_off[t] + n;
+}
+
+// The lists: each split region at its rank (parent), each hole below K at
+// the number of leavers before it (hole_pos), each kept region at or above K
+// at its rank among those (mover).
+__global__ void __launch_bounds__(THREADS)
+    lists_kernel(const unsigned char *action, uint64_t held, uint64_t tiles, const unsigned long long *tile_keep,
+                 const unsigned long long *keep_off, const unsigned long long *split_off,
+                 const unsigned long long *kept_below, unsigned long long *parent, unsigned long long *hole_pos,
+                 unsigned long long *mover)
 {
   typedef cub::BlockScan<unsigned long long, THREADS> Scan;
   __shared__ typename Scan::TempStorage scan;
@@ -282,106 +312,85 @@ __device__ Ranks blocked_ranks(const unsigned char *action, uint64_t held, const
   }
   unsigned long long before = 0;
   Scan(scan).ExclusiveSum(mine, before);
-  return Ranks{keep_off[blockIdx.x] + (before >> 32), split_off[blockIdx.x] + (before & 0xffffffffull)};
-}
-
-__device__ __forceinline__ uint64_t kept_total(const unsigned long long *tile_keep,
-                                               const unsigned long long *keep_off, uint64_t tiles)
-{
-  return keep_off[tiles - 1] + tile_keep[tiles - 1];
-}
-
-// The halves of each split region into c at 2 (split before it); each hole
-// below K numbered by the leavers before it; and the kept count below K.
-__global__ void __launch_bounds__(THREADS)
-    prep_kernel(Regions a, Regions c, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
-                const unsigned long long *tile_keep, const unsigned long long *keep_off,
-                const unsigned long long *split_off, unsigned long long *hole_pos, unsigned long long *kept_below)
-{
-  Ranks k = blocked_ranks(action, held, keep_off, split_off);
-  const uint64_t K = kept_total(tile_keep, keep_off, tiles);
-  const uint64_t first = blockIdx.x * TILE + (uint64_t)threadIdx.x * ITEMS;
+  uint64_t keep = keep_off[blockIdx.x] + (before >> 32), split = split_off[blockIdx.x] + (before & 0xffffffffull);
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles), below = *kept_below;
   for (int i = 0; i < ITEMS; i++) {
     const uint64_t r = first + i;
     if (r >= held)
       break;
     const unsigned char act = action[r];
-    if (r < K && act != KEEP)
-      hole_pos[r - k.keep] = r; // the leavers before r: r - (kept before r)
     if (act == KEEP) {
-      k.keep++;
-    } else if (act == SPLIT) {
-      const uint64_t lo = 2 * k.split, hi = lo + 1;
-      const int ax = a.axis[r];
-      for (int d = 0; d < D; d++) {
-        const double cd = a.centre[r * D + d], h = a.half[r * D + d];
-        c.centre[lo * D + d] = cd;
-        c.centre[hi * D + d] = cd;
-        c.half[lo * D + d] = h;
-        c.half[hi * D + d] = h;
-      }
-      const double cd = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
-      c.centre[lo * D + ax] = cd - q;
-      c.centre[hi * D + ax] = cd + q;
-      c.half[lo * D + ax] = q;
-      c.half[hi * D + ax] = q;
-      c.share[lo] = c.share[hi] = a.share[r] / 2.0;
-      k.split++;
-    }
-    if (r + 1 == K)
-      *kept_below = k.keep; // kept in [0, K) (0 where K = 0: left as set)
-  }
-}
-
-// The kept regions at or above K into the holes, the m-th into the m-th
-// (m: kept before it, less those below K).
-__global__ void __launch_bounds__(THREADS)
-    movers_kernel(Regions a, int D, uint64_t held, uint64_t tiles, const unsigned char *action,
-                  const unsigned long long *tile_keep, const unsigned long long *keep_off,
-                  const unsigned long long *split_off, const unsigned long long *hole_pos,
-                  const unsigned long long *kept_below)
-{
-  const uint64_t K = kept_total(tile_keep, keep_off, tiles);
-  if ((uint64_t)(blockIdx.x + 1) * TILE <= K) // the whole tile below K (uniform over the block)
-    return;
-  Ranks k = blocked_ranks(action, held, keep_off, split_off);
-  const uint64_t below = *kept_below;
-  const uint64_t first = blockIdx.x * TILE + (uint64_t)threadIdx.x * ITEMS;
-  for (int i = 0; i < ITEMS; i++) {
-    const uint64_t r = first + i;
-    if (r >= held)
-      break;
-    if (action[r] != KEEP)
+      if (r >= K)
+        mover[keep - below] = r;
+      keep++;
       continue;
-    if (r >= K) {
-      const uint64_t dst = hole_pos[k.keep - below];
-      for (int d = 0; d < D; d++) {
-        a.centre[dst * D + d] = a.centre[r * D + d];
-        a.half[dst * D + d] = a.half[r * D + d];
-      }
-      a.est[dst] = a.est[r];
-      a.err[dst] = a.err[r];
-      a.share[dst] = a.share[r];
-      a.axis[dst] = a.axis[r];
     }
-    k.keep++;
+    if (r < K)
+      hole_pos[r - keep] = r; // the leavers before r: r - (kept before r)
+    if (act == SPLIT)
+      parent[split++] = r;
   }
 }
 
-// The halves from c to [K, K + 2 S).
+// The split regions into c, in order: centre, half-widths, share, axis.
 __global__ void __launch_bounds__(THREADS)
-    place_kernel(Regions a, Regions c, int D, uint64_t tiles, const unsigned long long *tile_keep,
-                 const unsigned long long *keep_off, const unsigned long long *tile_split,
-                 const unsigned long long *split_off)
+    gather_kernel(Regions a, Regions c, int D, uint64_t tiles, const unsigned long long *tile_split,
+                  const unsigned long long *split_off, const unsigned long long *parent)
 {
-  const uint64_t K = kept_total(tile_keep, keep_off, tiles), n = 2 * kept_total(tile_split, split_off, tiles);
-  for (uint64_t i = (uint64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += (uint64_t)gridDim.x * THREADS) {
-    const uint64_t dst = K + i;
-    for (int d = 0; d < D; d++) {
-      a.centre[dst * D + d] = c.centre[i * D + d];
-      a.half[dst * D + d] = c.half[i * D + d];
+  const uint64_t S = kept_total(tile_split, split_off, tiles), n = S * (uint64_t)D;
+  for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
+    const uint64_t k = j / D, d = j - k * D, r = parent[k];
+    c.centre[j] = a.centre[r * D + d];
+    c.half[j] = a.half[r * D + d];
+    if (d == 0) {
+      c.share[k] = a.share[r];
+      c.axis[k] = a.axis[r];
     }
-    a.share[dst] = c.share[i];
+  }
+}
+
+// The kept regions at or above K into the holes, the m-th into the m-th.
+__global__ void __launch_bounds__(THREADS)
+    move_kernel(Regions a, int D, uint64_t tiles, const unsigned long long *tile_keep,
+                const unsigned long long *keep_off, const unsigned long long *kept_below,
+                const unsigned long long *hole_pos, const unsigned long long *mover)
+{
+  const uint64_t H = kept_total(tile_keep, keep_off, tiles) - *kept_below, n = H * (uint64_t)D;
+  for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
+    const uint64_t m = j / D, d = j - m * D, src = mover[m], dst = hole_pos[m];
+    a.centre[dst * D + d] = a.centre[src * D + d];
+    a.half[dst * D + d] = a.half[src * D + d];
+    if (d == 0) {
+      a.est[dst] = a.est[src];
+      a.err[dst] = a.err[src];
+      a.share[dst] = a.share[src];
+      a.axis[dst] = a.axis[src];
+    }
+  }
+}
+
+// The halves of the gathered regions to [K, K + 2 S): half k of region k / 2,
+// the lower (k even) or the upper, cut along its axis.
+__global__ void __launch_bounds__(THREADS)
+    halves_kernel(Regions a, Regions c, int D, uint64_t tiles, const unsigned long long *tile_keep,
+                  const unsigned long long *keep_off, const unsigned long long *tile_split,
+                  const unsigned long long *split_off)
+{
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles), S = kept_total(tile_split, split_off, tiles),
+                 n = 2 * S * (uint64_t)D;
+  for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
+    const uint64_t k = j / D, d = j - k * D, p = k / 2, dst = K + k;
+    const double cd = c.centre[p * D + d], h = c.half[p * D + d];
+    if ((int)d == c.axis[p]) {
+      const double q = h / 2.0;
+      a.centre[dst * D + d] = k & 1 ? cd + q : cd - q;
+      a.half[dst * D + d] = q;
+    } else {
+      a.centre[dst * D + d] = cd;
+      a.half[dst * D + d] = h;
+    }
+    if (d == 0)
+      a.share[dst] = c.share[p] / 2.0;
   }
 }
 
@@ -484,10 +493,10 @@ struct gq_cuda_store {
   int D;
   uint64_t cap, held, first;
   gq_store_cache mem;  // the buffers, owned while open (the regions' in a and c)
-  Regions a, c;        // the regions; a pass's new halves before they are placed
+  Regions a, c;        // the regions; a pass's split regions, gathered
   uint64_t scratch_room; // regions the scratch serves
   unsigned char *action;
-  unsigned long long *hole_pos;
+  unsigned long long *hole_pos, *mover, *parent; // room each
   gq_csum *part; // 2 a tile
   unsigned long long *tile_cut, *cut_off, *tile_keep, *keep_off, *tile_split, *split_off;
   void *scan_tmp;
@@ -521,7 +530,7 @@ int scratch_for(gq_cuda_store *s, uint64_t room)
   size_t scan_bytes = 0;
   GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, s->tile_keep, s->keep_off, (int)tiles,
                                             s->st->stream));
-  const size_t action = align256(room), holes = align256(room * sizeof(unsigned long long)),
+  const size_t action = align256(room), list = align256(room * sizeof(unsigned long long)), holes = 3 * list,
                part = align256(2 * tiles * sizeof(gq_csum)), tile = align256(tiles * sizeof(unsigned long long)),
                need = action + holes + part + 6 * tile + align256(scan_bytes);
   gq_store_cache *m = &s->mem;
@@ -536,6 +545,8 @@ int scratch_for(gq_cuda_store *s, uint64_t room)
   char *p = static_cast<char *>(m->scratch);
   s->action = reinterpret_cast<unsigned char *>(p);
   s->hole_pos = reinterpret_cast<unsigned long long *>(p + action);
+  s->mover = reinterpret_cast<unsigned long long *>(p + action + list);
+  s->parent = reinterpret_cast<unsigned long long *>(p + action + 2 * list);
   s->part = reinterpret_cast<gq_csum *>(p + action + holes);
   unsigned long long **arrays[] = {&s->tile_cut, &s->cut_off, &s->tile_keep, &s->keep_off, &s->tile_split,
                                    &s->split_off};
@@ -748,7 +759,7 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
   const uint64_t need = held + most_split < s->cap ? held + most_split : s->cap;
   int status = room_keeping(&s->a, s->D, need, s->cap, held, stream);
   if (status == GQ_SUCCESS)
-    status = room_for(&s->c, s->D, 2 * most_split > 0 ? 2 * most_split : 1, 2 * s->cap);
+    status = room_for(&s->c, s->D, most_split > 0 ? most_split : 1, s->cap);
   if (status == GQ_SUCCESS)
     status = scratch_for(s, s->a.room);
   if (status != GQ_SUCCESS) {
@@ -771,19 +782,26 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
     status = exclusive_sum(s, s->tile_split, s->split_off, tiles);
   if (status != GQ_SUCCESS)
     return status;
-  GQ_CUDA_TRY(cudaMemsetAsync(&s->totals->kept_below, 0, sizeof s->totals->kept_below, stream));
-  prep_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->c, s->D, held, tiles, s->action, s->tile_keep,
-                                                       s->keep_off, s->split_off, s->hole_pos,
-                                                       &s->totals->kept_below);
+  unsigned long long *below = &s->totals->kept_below;
+  below_kernel<<<1, THREADS, 0, stream>>>(s->action, held, tiles, s->tile_keep, s->keep_off, below);
   GQ_CUDA_LAUNCH_CHECK();
-  movers_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, tiles, s->action, s->tile_keep,
-                                                         s->keep_off, s->split_off, s->hole_pos,
-                                                         &s->totals->kept_below);
+  lists_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->action, held, tiles, s->tile_keep, s->keep_off,
+                                                        s->split_off, below, s->parent, s->hole_pos, s->mover);
   GQ_CUDA_LAUNCH_CHECK();
-  const uint64_t halves = 2 * most_split, most_blocks = 8 * (uint64_t)s->st->sms,
-                 want = (halves + THREADS - 1) / THREADS;
-  place_kernel<<<(unsigned)(want < 1 ? 1 : want < most_blocks ? want : most_blocks), THREADS, 0, stream>>>(
-      s->a, s->c, s->D, tiles, s->tile_keep, s->keep_off, s->tile_split, s->split_off);
+  // flat loops: grids for the most doubles each may move (the counts are the device's)
+  const uint64_t most_blocks = 16 * (uint64_t)s->st->sms, D = (uint64_t)s->D;
+  auto grid = [&](uint64_t n) {
+    const uint64_t want = (n + THREADS - 1) / THREADS;
+    return (unsigned)(want < 1 ? 1 : want < most_blocks ? want : most_blocks);
+  };
+  gather_kernel<<<grid(most_split * D), THREADS, 0, stream>>>(s->a, s->c, s->D, tiles, s->tile_split,
+                                                               s->split_off, s->parent);
+  GQ_CUDA_LAUNCH_CHECK();
+  move_kernel<<<grid(held / 2 * D), THREADS, 0, stream>>>(s->a, s->D, tiles, s->tile_keep, s->keep_off, below,
+                                                          s->hole_pos, s->mover);
+  GQ_CUDA_LAUNCH_CHECK();
+  halves_kernel<<<grid(2 * most_split * D), THREADS, 0, stream>>>(s->a, s->c, s->D, tiles, s->tile_keep,
+                                                                   s->keep_off, s->tile_split, s->split_off);
   GQ_CUDA_LAUNCH_CHECK();
   merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->tile_keep, s->keep_off, s->tile_split,
                                           s->split_off);
