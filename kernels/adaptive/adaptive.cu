@@ -116,9 +116,12 @@ extern "C" int gq_cuda_adaptive_launch(gq_cuda_adaptive *s, const gq_adaptive_ba
   gq_cuda_state *st = s->st;
   gq::adaptive::Batch batch{b->centre, b->half, b->estimate, b->error, b->axis, b->n};
   void *args[] = {&batch};
-  const unsigned long long blocks = (b->n + gq::adaptive::WARPS - 1) / gq::adaptive::WARPS;
-  if (blocks > 0x7fffffffull)
-    return gq_fail(GQ_EINVAL, "%zu regions are more blocks than one launch holds", b->n);
+  // a block per WARPS regions, at most what the device holds at once
+  // (2048 threads a multiprocessor): the blocks then loop over the rest,
+  // building their point tables once
+  const unsigned long long want = (b->n + gq::adaptive::WARPS - 1) / gq::adaptive::WARPS,
+                           most = (unsigned long long)st->sms * (2048 / (32 * gq::adaptive::WARPS)),
+                           blocks = want < most ? want : most;
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
   if (blocks > 0)
     GQ_CUDA_TRY(cudaLaunchKernel(s->kernel, dim3((unsigned)blocks), dim3(32 * gq::adaptive::WARPS), args, 0,
