@@ -116,10 +116,11 @@ extern "C" int gq_cuda_adaptive_launch(gq_cuda_adaptive *s, const gq_adaptive_ba
   gq_cuda_state *st = s->st;
   gq::adaptive::Batch batch{b->centre, b->half, b->estimate, b->error, b->axis, b->n};
   void *args[] = {&batch};
-  // a block per WARPS regions, at most what the device holds at once
+  // a block per WARPS warps' regions, at most what the device holds at once
   // (2048 threads a multiprocessor): the blocks then loop over the rest,
   // building their point tables once
-  const unsigned long long want = (b->n + gq::adaptive::WARPS - 1) / gq::adaptive::WARPS,
+  const int per_block = gq::adaptive::WARPS * (32 / gq::adaptive::lanes_of(s->dims)); // regions a block holds
+  const unsigned long long want = (b->n + per_block - 1) / per_block,
                            most = (unsigned long long)st->sms * (2048 / (32 * gq::adaptive::WARPS)),
                            blocks = want < most ? want : most;
   GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));

@@ -18,7 +18,17 @@
 namespace gq {
 namespace adaptive {
 
-constexpr int WARPS = 4; // regions per block of 128 threads
+constexpr int WARPS = 4; // warps per block of 128 threads
+
+// The lanes that evaluate one region: 16 where the rule has at most 128
+// points (G7-K15, Genz-Malik up to D = 5), so that a warp holds two regions
+// and the shuffles and lane 0's tail (the error, the axis) serve two; 32
+// above (D = 6, 7, 8: 201 to 401 points).
+__host__ __device__ constexpr int lanes_of(int D)
+{
+  return (D == 1 ? 15 : 1 + 4 * D + 2 * D * (D - 1) + (1 << D)) <= 128 ? 16 : 32;
+}
+template <int D> constexpr int lanes_for() { return lanes_of(D); }
 
 // n regions: centre and half-widths region-major (D doubles each); results
 // at the region's index.
@@ -29,17 +39,23 @@ struct Batch {
   unsigned long long n;
 };
 
-__device__ __forceinline__ double warp_sum(double v)
+// The sum over a region's LANES lanes (xor within the group: the whole
+// warp takes part, each group summing its own).
+template <int LANES> __device__ __forceinline__ double group_sum(double v)
 {
 #pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1)
+  for (int offset = LANES / 2; offset > 0; offset >>= 1)
     v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
 
-// One region's Gauss-Kronrod G7-K15 (D = 1), on lanes 0..14 of its warp.
-template <class Map> __device__ __forceinline__ void line_region(const Batch &b, unsigned long long r, int lane)
+// One region's Gauss-Kronrod G7-K15 (D = 1), on lanes 0..14 of its group;
+// a region not to write (valid false) is computed all the same, for the
+// shuffles.
+template <class Map>
+__device__ __forceinline__ void line_region(const Batch &b, unsigned long long r, bool valid, int lane)
 {
+  constexpr int LANES = lanes_for<1>();
   const double c = b.centre[r], h = b.half[r];
   double v = 0.0, wk = 0.0, wg = 0.0;
   if (lane < GQ_GK15_POINTS) {
@@ -48,10 +64,11 @@ template <class Map> __device__ __forceinline__ void line_region(const Batch &b,
     const double x = c + h * u;
     v = Map()(&x);
   }
-  const double resk = warp_sum(wk * v), resg = warp_sum(wg * v), resabs = warp_sum(wk * fabs(v));
+  const double resk = group_sum<LANES>(wk * v), resg = group_sum<LANES>(wg * v),
+               resabs = group_sum<LANES>(wk * fabs(v));
   const double mean = resk / 2.0;
-  const double resasc = warp_sum(wk * fabs(v - mean));
-  if (lane == 0) {
+  const double resasc = group_sum<LANES>(wk * fabs(v - mean));
+  if (lane == 0 && valid) {
     b.estimate[r] = resk * h;
     b.error[r] = gq_gk15_error(resk * h, resg * h, resabs * h, resasc * h);
     b.axis[r] = 0;
@@ -95,14 +112,15 @@ template <int D> __device__ void fill_table(PointTable<D> &t)
   }
 }
 
-// One region of Genz-Malik's rule on its warp: the points strided over the
-// lanes, each lane summing its points into the rules, then shuffles; lane
-// 0 writes the estimate, the error and the split axis.
+// One region of Genz-Malik's rule on its group of lanes: the points
+// strided over the lanes, each lane summing its points into the rules, then
+// shuffles; lane 0 of the group writes the estimate, the error and the
+// split axis (not where valid is false: a copy computed for the shuffles).
 template <int D, class Map>
-__device__ __forceinline__ void box_region(const Batch &b, unsigned long long r, int lane,
+__device__ __forceinline__ void box_region(const Batch &b, unsigned long long r, bool valid, int lane,
                                            const PointTable<D> &t, double *axis_f)
 {
-  constexpr int P = PointTable<D>::P;
+  constexpr int P = PointTable<D>::P, LANES = lanes_for<D>();
   double c[D], h[D];
 #pragma unroll
   for (int d = 0; d < D; d++) {
@@ -110,7 +128,7 @@ __device__ __forceinline__ void box_region(const Batch &b, unsigned long long r,
     h[d] = b.half[r * D + d];
   }
   double s7 = 0.0, s5 = 0.0, s3a = 0.0, s3b = 0.0, sabs = 0.0;
-  for (int p = lane; p < P; p += 32) {
+  for (int p = lane; p < P; p += LANES) {
     double x[D];
 #pragma unroll
     for (int d = 0; d < D; d++)
@@ -127,13 +145,13 @@ __device__ __forceinline__ void box_region(const Batch &b, unsigned long long r,
     if (p == 0)
       axis_f[4 * D] = v;
   }
-  s7 = warp_sum(s7);
-  s5 = warp_sum(s5);
-  s3a = warp_sum(s3a);
-  s3b = warp_sum(s3b);
-  sabs = warp_sum(sabs);
+  s7 = group_sum<LANES>(s7);
+  s5 = group_sum<LANES>(s5);
+  s3a = group_sum<LANES>(s3a);
+  s3b = group_sum<LANES>(s3b);
+  sabs = group_sum<LANES>(sabs);
   __syncwarp();
-  if (lane == 0) {
+  if (lane == 0 && valid) {
     double volume = 1.0;
 #pragma unroll
     for (int d = 0; d < D; d++)
@@ -153,27 +171,36 @@ __device__ __forceinline__ void box_region(const Batch &b, unsigned long long r,
     }
     b.axis[r] = (unsigned char)best;
   }
-  __syncwarp(); // lane 0 has read axis_f before the warp's next region writes it
+  __syncwarp(); // lane 0 has read axis_f before the group's next region writes it
 }
 
-// The launch: any grid; each warp takes regions blockIdx.x WARPS + warp,
-// then a grid's worth of warps further on, so a block builds its point
-// table once for many regions (adaptive.cu caps the grid at what the
-// device holds at once).
+// The launch: any grid.  A warp holds 32 / LANES groups; group g of warp w
+// of block k takes region (k WARPS + w) G + g, then a grid's worth of
+// groups further on, so a block builds its point table once for many
+// regions (adaptive.cu caps the grid at what the device holds at once).
+// The loop runs while the warp's first group has a region, so every lane
+// reaches every shuffle; a group past the end recomputes that region and
+// writes nothing.
 template <int D, class Map> __global__ void __launch_bounds__(32 * WARPS) regions_kernel(Batch b)
 {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const unsigned long long stride = (unsigned long long)gridDim.x * WARPS;
+  constexpr int LANES = lanes_for<D>(), G = 32 / LANES;
+  const int warp = threadIdx.x / 32, group = threadIdx.x % 32 / LANES, lane = threadIdx.x % LANES;
+  const unsigned long long stride = (unsigned long long)gridDim.x * WARPS * G;
+  unsigned long long base = ((unsigned long long)blockIdx.x * WARPS + warp) * G;
   if constexpr (D == 1) {
-    for (unsigned long long r = (unsigned long long)blockIdx.x * WARPS + warp; r < b.n; r += stride)
-      line_region<Map>(b, r, lane); // whole warps: the shuffles see only full warps
+    for (; base < b.n; base += stride) {
+      const bool valid = base + group < b.n;
+      line_region<Map>(b, valid ? base + group : base, valid, lane);
+    }
   } else {
     __shared__ PointTable<D> table;
-    __shared__ double axis_f[WARPS][4 * D + 1]; // the axis points' f, then the centre's
+    __shared__ double axis_f[WARPS * G][4 * D + 1]; // the axis points' f, then the centre's
     fill_table<D>(table);
     __syncthreads();
-    for (unsigned long long r = (unsigned long long)blockIdx.x * WARPS + warp; r < b.n; r += stride)
-      box_region<D, Map>(b, r, lane, table, axis_f[warp]);
+    for (; base < b.n; base += stride) {
+      const bool valid = base + group < b.n;
+      box_region<D, Map>(b, valid ? base + group : base, valid, lane, table, axis_f[warp * G + group]);
+    }
   }
 }
 

@@ -9,7 +9,7 @@
 // Every step works in tiles of TILE regions (THREADS threads, ITEMS each),
 // so its results do not depend on scheduling:
 //   sums      each tile's compensated sums, merged in tile order by one block;
-//   bins      the live errors' counts and 32-bit mantissa sums per exponent,
+//   bins      the live errors' counts and 27-bit mantissa sums per exponent,
 //             as integers: the order of the atomics does not matter;
 //   apply     per tile the live regions of the cut bin are counted and
 //             scanned (their ranks, for "take of bin cut"), each region
@@ -38,7 +38,7 @@ namespace {
 constexpr int THREADS = 256, ITEMS = 8;
 constexpr uint64_t TILE = (uint64_t)THREADS * ITEMS;
 constexpr int BINS = GQ_STORE_BINS;
-constexpr int MANT_SHIFT = 21; // a bin's errors summed as their top 32 mantissa bits
+constexpr int MANT_SHIFT = 26; // a bin's errors summed as their top 27 mantissa bits (32 fit a 32-bit sum)
 constexpr unsigned char KEEP = 0, SPLIT = 1, RETIRED = 2;
 constexpr uint64_t FIRST_ROOM = 65536; // regions a set of arrays holds at first
 
@@ -149,7 +149,10 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // The live regions' errors by exponent: counts and mantissa sums, in
-// shared memory per block, then added to the device's bins.
+// shared memory per block, then added to the device's bins.  A warp's
+// lanes that share a bin add once (match, then a 32-bit sum of their
+// mantissas): the errors of a pass crowd into a few bins, and one shared
+// atomic per lane on the same word serialised the warp.
 __global__ void __launch_bounds__(THREADS)
     bins_kernel(Regions a, uint64_t held, double retire, unsigned long long *g_count, unsigned long long *g_mant)
 {
@@ -160,13 +163,23 @@ __global__ void __launch_bounds__(THREADS)
     mant[b] = 0;
   }
   __syncthreads();
-  for (uint64_t r = (uint64_t)blockIdx.x * THREADS + threadIdx.x; r < held; r += (uint64_t)gridDim.x * THREADS) {
-    if (!live(a, r, retire))
-      continue;
-    const double e = a.err[r];
-    const int b = exp_bin(e);
-    atomicAdd(&count[b], 1u);
-    atomicAdd(&mant[b], mantissa(e));
+  const int lane = threadIdx.x % 32;
+  for (uint64_t base = (uint64_t)blockIdx.x * THREADS + (threadIdx.x - lane); base < held;
+       base += (uint64_t)gridDim.x * THREADS) { // uniform over the warp
+    const uint64_t r = base + lane;
+    int b = -1;
+    unsigned m = 0;
+    if (r < held && live(a, r, retire)) {
+      const double e = a.err[r];
+      b = exp_bin(e);
+      m = (unsigned)mantissa(e);
+    }
+    const unsigned group = __match_any_sync(0xffffffffu, b);
+    const unsigned sum = __reduce_add_sync(group, m);
+    if (b >= 0 && lane == __ffs(group) - 1) {
+      atomicAdd(&count[b], (unsigned)__popc(group));
+      atomicAdd(&mant[b], (unsigned long long)sum);
+    }
   }
   __syncthreads();
   for (int b = threadIdx.x; b < BINS; b += THREADS)
