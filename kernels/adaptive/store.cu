@@ -345,6 +345,13 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
+// j / D in the flat loops: a 32-bit division where j fits (the GPU's 64-bit
+// division is a long software routine, and these loops are one per double).
+__device__ __forceinline__ uint64_t over_d(uint64_t j, int D)
+{
+  return j <= 0xffffffffull ? (uint64_t)((unsigned)j / (unsigned)D) : j / (uint64_t)D;
+}
+
 // The split regions into c, in order: centre, half-widths, share, axis.
 __global__ void __launch_bounds__(THREADS)
     gather_kernel(Regions a, Regions c, int D, uint64_t tiles, const unsigned long long *tile_split,
@@ -352,7 +359,7 @@ __global__ void __launch_bounds__(THREADS)
 {
   const uint64_t S = kept_total(tile_split, split_off, tiles), n = S * (uint64_t)D;
   for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
-    const uint64_t k = j / D, d = j - k * D, r = parent[k];
+    const uint64_t k = over_d(j, D), d = j - k * D, r = parent[k];
     c.centre[j] = a.centre[r * D + d];
     c.half[j] = a.half[r * D + d];
     if (d == 0) {
@@ -370,7 +377,7 @@ __global__ void __launch_bounds__(THREADS)
 {
   const uint64_t H = kept_total(tile_keep, keep_off, tiles) - *kept_below, n = H * (uint64_t)D;
   for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
-    const uint64_t m = j / D, d = j - m * D, src = mover[m], dst = hole_pos[m];
+    const uint64_t m = over_d(j, D), d = j - m * D, src = mover[m], dst = hole_pos[m];
     a.centre[dst * D + d] = a.centre[src * D + d];
     a.half[dst * D + d] = a.half[src * D + d];
     if (d == 0) {
@@ -392,7 +399,7 @@ __global__ void __launch_bounds__(THREADS)
   const uint64_t K = kept_total(tile_keep, keep_off, tiles), S = kept_total(tile_split, split_off, tiles),
                  n = 2 * S * (uint64_t)D;
   for (uint64_t j = (uint64_t)blockIdx.x * THREADS + threadIdx.x; j < n; j += (uint64_t)gridDim.x * THREADS) {
-    const uint64_t k = j / D, d = j - k * D, p = k / 2, dst = K + k;
+    const uint64_t k = over_d(j, D), d = j - k * D, p = k / 2, dst = K + k;
     const double cd = c.centre[p * D + d], h = c.half[p * D + d];
     if ((int)d == c.axis[p]) {
       const double q = h / 2.0;
