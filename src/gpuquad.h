@@ -952,8 +952,9 @@ void gq_cumulative_share(uint64_t n, uint64_t every, int rank, int ranks, uint64
 /* ---- adaptive ---- */
 /* Globally adaptive cubature to a requested accuracy in 1 to
  * GQ_ADAPTIVE_MAX_DIM dimensions (gpuquad --rule=adaptive).  Each pass
- * evaluates every new region in parallel (a warp per region on the GPU, an
- * OpenMP loop on the CPU: the same rules and decisions), with G7-K15 and
+ * evaluates every new region in parallel (a warp or half a warp per region
+ * on the GPU, whose region store stays in device memory; an OpenMP loop on
+ * the CPU: the same rules and decisions), with G7-K15 and
  * QUADPACK's error estimate in one dimension and Genz-Malik's degree-7 rule
  * with its embedded degree-5 rule in several; then it splits the regions
  * with the largest errors (bisection along the axis of largest fourth
