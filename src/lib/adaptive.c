@@ -545,6 +545,25 @@ static void blank(gq_adaptive_result *r, const gq_context *ctx, int dims)
   r->backend = ctx->backend;
 }
 
+/* Step 2's outcome, shared by both stores: the estimate, error and
+ * regions of r from the sums (in units of g, times scale); *tol the
+ * tolerance.  Returns 1 where the tolerance is reached (r says so). */
+static int pass_outcome(gq_adaptive_result *r, const gq_adaptive_options *o, gq_csum est, gq_csum err,
+                        double scale, uint64_t regions, double *tol)
+{
+  const double I = gq_csum_value(est) * scale, E = gq_csum_value(err) * fabs(scale);
+  r->estimate = I;
+  r->abserr = E;
+  r->regions = regions;
+  *tol = fmax(o->epsabs, o->epsrel * fabs(I));
+  r->tolerance = *tol;
+  if (E > *tol)
+    return 0;
+  r->reached = 1;
+  r->stop = GQ_ADAPTIVE_REACHED;
+  return 1;
+}
+
 /* The pass loop over an open backend. */
 static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_adaptive_options *o,
                      const double *lo, const double *hi, int changed, gq_adaptive_result *r)
@@ -580,17 +599,10 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
     }
     gq_csum est = fin_est, err = fin_err;
     held_sums(&s, &est, &err);
-    const double I = gq_csum_value(est) * scale, E = gq_csum_value(err) * fabs(scale);
-    r->estimate = I;
-    r->abserr = E;
-    r->regions = retired + s.held;
-    const double tol = fmax(o->epsabs, o->epsrel * fabs(I));
-    r->tolerance = tol;
-    if (E <= tol) {
-      r->reached = 1;
-      r->stop = GQ_ADAPTIVE_REACHED;
+    double tol;
+    if (pass_outcome(r, o, est, err, scale, retired + s.held, &tol))
       break;
-    }
+    const double E = r->abserr;
     /* a split costs two regions' evaluations */
     const uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
     gq_adaptive_stop stop = GQ_ADAPTIVE_ROUNDOFF;
@@ -660,17 +672,10 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
     gq_csum est = fin_est, err = fin_err;
     gq_csum_merge(&est, rep.est);
     gq_csum_merge(&err, rep.err);
-    const double I = gq_csum_value(est) * scale, E = gq_csum_value(err) * fabs(scale);
-    r->estimate = I;
-    r->abserr = E;
-    r->regions = retired + rep.held;
-    const double tol = fmax(o->epsabs, o->epsrel * fabs(I));
-    r->tolerance = tol;
-    if (E <= tol) {
-      r->reached = 1;
-      r->stop = GQ_ADAPTIVE_REACHED;
+    double tol;
+    if (pass_outcome(r, o, est, err, scale, retired + rep.held, &tol))
       break;
-    }
+    const double E = r->abserr;
     const double unit_tol = tol / fabs(scale), retire = RETIRE * unit_tol;
     status = gq_cuda_store_bins(ds, retire, bin_err, bin_count);
     if (status != GQ_SUCCESS)
