@@ -649,13 +649,12 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
   rep.held = ipow(m, D); /* the first pass: all new */
   while (status == GQ_SUCCESS) {
     const uint64_t n = rep.held - rep.first;
-    double ms = 0.0;
-    status = gq_shared_store_evaluate(be->ctx, ds, n, &ms);
+    status = gq_shared_store_evaluate(be->ctx, ds, n);
     if (status == GQ_SUCCESS)
       status = gq_cuda_store_sums(ds, &rep);
     if (status != GQ_SUCCESS)
       break;
-    r->kernel_ms += ms;
+    r->kernel_ms += rep.eval_ms;
     r->passes++;
     r->evaluations += n * per;
     gq_progress(be->ctx, r->evaluations, 0, "evaluations");

@@ -56,7 +56,8 @@ struct gq_cuda_state *gq_cuda_adaptive_state(gq_cuda_adaptive *s);
  * alone.  The decisions are adaptive.c's, taken from the bins as for the
  * host's store; the store carries them out:
  *   evaluate  the new regions [first, first + count) of the pass's range
- *             (all of it, or a rank's slice under a share);
+ *             (all of it, or a rank's slice under a share), launched: the
+ *             next step waits for it;
  *   results   the new regions' estimates, errors and axes to or from the
  *             host (a share's assembly);
  *   sums      of the held regions, and the first new one not finite;
@@ -73,11 +74,12 @@ typedef struct {
   uint64_t bad;          /* sums: the first new region not finite, or UINT64_MAX */
   uint64_t retired, split; /* apply */
   uint64_t held, first;  /* the store after the step: regions held, the first new one */
+  double eval_ms;        /* sums: the device time of the evaluation before them */
 } gq_store_report;
 enum { GQ_STORE_BINS = 2048 }; /* the exponent field of a double */
 int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, uint64_t n, const double *centre, const double *half,
                        const double *share, gq_cuda_store **out);
-int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count, double *ms);
+int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count);
 int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_t count, double *estimate,
                           double *error, unsigned char *axis);
 int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep);
@@ -89,7 +91,7 @@ void gq_cuda_store_close(gq_cuda_store *s);
 /* The new regions evaluated under ctx's share: this rank's slice on its
  * device, the slices assembled through the host on every rank
  * (adaptive_share.c); all of them without a share. */
-int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n, double *ms);
+int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n);
 
 /* For tests without a GPU: compile g's adaptive kernel for sm_<cc>. */
 int gq_jit_adaptive_compile_only(const gq_integrand *g, int dims, int cc, size_t *cubin_size);

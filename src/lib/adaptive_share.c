@@ -127,10 +127,10 @@ int gq_shared_adaptive_evaluate(gq_context *ctx, gq_cuda_adaptive *cuda, const g
  * brings it to the host, the slices are assembled as above, and every rank
  * puts the whole pass's results back into its store, which then holds what
  * one process's would. */
-int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n, double *ms)
+int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n)
 {
   if (ctx->share.ranks <= 1)
-    return gq_cuda_store_evaluate(s, 0, n, ms);
+    return gq_cuda_store_evaluate(s, 0, n);
   uint64_t first, count;
   gq_share_range(n, 1, ctx->share.rank, ctx->share.ranks, &first, &count);
   gq_adaptive_batch all = {NULL, 0, (size_t)n, NULL, NULL, malloc(n * sizeof(double) + 1),
@@ -139,7 +139,7 @@ int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n, doub
                    ? GQ_SUCCESS
                    : gq_fail(GQ_ENOMEM, "cannot allocate the results of a pass of %llu regions", (unsigned long long)n);
   if (status == GQ_SUCCESS && count > 0)
-    status = gq_cuda_store_evaluate(s, first, count, ms);
+    status = gq_cuda_store_evaluate(s, first, count);
   if (status == GQ_SUCCESS && count > 0)
     status = gq_cuda_store_results(s, 1, first, count, all.estimate + first, all.error + first, all.axis + first);
   status = assemble(ctx, &all, first, count, status);

@@ -169,9 +169,9 @@ int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, uint64_t n, 
   *out = NULL;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
-int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count, double *ms)
+int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count)
 {
-  (void)s; (void)first; (void)count; (void)ms;
+  (void)s; (void)first; (void)count;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
 int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_t count, double *estimate,
