@@ -23,7 +23,7 @@ JIT_NAMES = ("none", "compiled", "cache hit", "compiled, cache off", "loaded",
 
 
 def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=None, precision="double",
-              epsrel=None, epsabs=None, max_evals=None, check=True, device="auto", context=None):
+              epsrel=None, epsabs=None, max_evals=None, max_regions=None, check=True, device="auto", context=None):
     """The integral of f over [a, b], or over a box in up to 6 dimensions.
 
     f       an expression in x (x1..xD in several dimensions; x, y, z for x1,
@@ -37,7 +37,8 @@ def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=
     rule    "trapezoid" (any n), "simpson" (n even), "boole" (n a multiple of 4),
             "gauss-legendre" or "gauss-legendre:K" (K nodes a panel, 2..64), or
             "adaptive": subdivide to max(epsabs, epsrel |I|) (epsrel default 1e-6;
-            max_evals default 1e9), in up to 8 dimensions, with no n.
+            max_evals default 1e9; max_regions, the regions held at once, default
+            2**20 on the CPU and 2**24 on a GPU), in up to 8 dimensions, with no n.
     dims    dimensions (default: the length of a list among a, b, n, else 1).
     precision  "double" or "float" (f evaluated in float, summed in double).
     check   compare with the exact or GSL integral (libcubature's in several
@@ -55,8 +56,9 @@ def integrate(f, a=None, b=None, n=None, *, params=None, rule="trapezoid", dims=
     """
     t0 = time.perf_counter()
     if rule == "adaptive":
-        return _adaptive(f, a, b, n, params, dims, precision, epsrel, epsabs, max_evals, check, device, context, t0)
-    for name, v in (("epsrel", epsrel), ("epsabs", epsabs), ("max_evals", max_evals)):
+        return _adaptive(f, a, b, n, params, dims, precision, epsrel, epsabs, max_evals, max_regions, check, device,
+                         context, t0)
+    for name, v in (("epsrel", epsrel), ("epsabs", epsabs), ("max_evals", max_evals), ("max_regions", max_regions)):
         if v is not None:
             raise E.InputError(f"{name}: applies to rule='adaptive' only", E.EINVAL)
     dims = dims_of(dims, a, b, n)
@@ -158,7 +160,8 @@ def _finish(m, outcome, ref, tolerance, tolerance_key, estimate, ctx, r, work, t
     return result
 
 
-def _adaptive(f, a, b, n, params, dims, precision, epsrel, epsabs, max_evals, check, device, context, t0):
+def _adaptive(f, a, b, n, params, dims, precision, epsrel, epsabs, max_evals, max_regions, check, device, context,
+              t0):
     if n is not None:
         raise E.InputError(f"n={n!r}: adaptive cubature chooses its own points; give epsrel or max_evals", E.EINVAL)
     if precision != "double":
@@ -180,6 +183,8 @@ def _adaptive(f, a, b, n, params, dims, precision, epsrel, epsabs, max_evals, ch
         opt.epsabs = float(epsabs)
     if max_evals is not None:
         opt.max_evals = count("max_evals", max_evals)
+    if max_regions is not None:
+        opt.max_regions = count("max_regions", max_regions)
     with Integrand(f, params, dims) as g:
         a0, b0 = g.limits()
         opt.a[:dims] = per_axis("a", a0 if a is None else a, dims, real)

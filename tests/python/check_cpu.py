@@ -91,6 +91,17 @@ for desc, kw, args in INTEGRALS:
         r = gpuquad.integrate(kw2.pop("f"), device="cpu", **kw2)
         same(r, cli(*args, *CPU)[0])
 
+
+
+@test("integrate(max_regions=2000) = gpuquad --max-regions=2000: the store fills first, said")
+def _():
+    f = "1/((x1-0.3)^2+(x2-0.6)^2+0.0001)"
+    r = gpuquad.integrate(f, dims=2, rule="adaptive", epsrel=1e-13, max_regions=2000, check=False, device="cpu")
+    assert r.stop == "max-regions" and not r.reached and 1024 < r.max_regions_held <= 2000, (r.stop, r.max_regions_held)
+    same(r, cli(f"--f={f}", "--dim=2", "--rule=adaptive", "--epsrel=1e-13", "--max-regions=2000", "--no-check",
+                *CPU, expect=1)[0])
+
+
 # ---- mc --------------------------------------------------------------------
 RUNS = [
     ("plain, 2-D box, a seed", dict(f="exp(-(x1^2+x2^2))", a=-1, b=1, dims=2, n=200000, seed=7),
