@@ -151,24 +151,30 @@ __device__ __forceinline__ void box_region(const Batch &b, unsigned long long r,
   s3b = group_sum<LANES>(s3b);
   sabs = group_sum<LANES>(sabs);
   __syncwarp();
+  // the fourth differences side by side, lane d of the group axis d's, then
+  // to every lane (the choice below is lane 0's, in axis order)
+  const double f0 = axis_f[4 * D];
+  const double own = gq_gm_fourth_difference(&axis_f[4 * (lane < D ? lane : 0)], f0);
+  double diff[D];
+#pragma unroll
+  for (int d = 0; d < D; d++)
+    diff[d] = __shfl_sync(0xffffffffu, own, d, LANES);
   if (lane == 0 && valid) {
     double volume = 1.0;
 #pragma unroll
     for (int d = 0; d < D; d++)
       volume *= 2.0 * h[d];
     b.estimate[r] = s7 * volume;
-    const double f0 = axis_f[4 * D];
     b.error[r] = gq_gm_error(s7 * volume, s5 * volume, s3a * volume, s3b * volume, f0 * volume, sabs * volume);
     int best = 0;
-    double best_d = gq_gm_fourth_difference(&axis_f[0], f0);
+    double best_d = diff[0], best_h = h[0];
 #pragma unroll
-    for (int d = 1; d < D; d++) {
-      const double diff = gq_gm_fourth_difference(&axis_f[4 * d], f0);
-      if (gq_gm_axis_better(diff, h[d], best_d, h[best])) {
+    for (int d = 1; d < D; d++)
+      if (gq_gm_axis_better(diff[d], h[d], best_d, best_h)) {
         best = d;
-        best_d = diff;
+        best_d = diff[d];
+        best_h = h[d];
       }
-    }
     b.axis[r] = (unsigned char)best;
   }
   __syncwarp(); // lane 0 has read axis_f before the group's next region writes it
