@@ -1,0 +1,251 @@
+// store_steps.cuh — the region store's layout and the kernels of a pass's
+// steps before the compaction (kernels/adaptive/store.cu drives them): the
+// sums, the error bins, the cut bin's counts and each region's action.
+// Every kernel works in tiles of TILE regions (THREADS threads, ITEMS each)
+// whose results are merged in tile order, or as integers, so that nothing
+// depends on scheduling.
+#ifndef GQ_ADAPTIVE_STORE_STEPS_CUH
+#define GQ_ADAPTIVE_STORE_STEPS_CUH
+
+#include <stdint.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "../../src/lib/adaptive_internal.h"
+
+namespace gq {
+namespace store {
+
+constexpr int THREADS = 256, ITEMS = 8;
+constexpr uint64_t TILE = (uint64_t)THREADS * ITEMS;
+constexpr int BINS = GQ_STORE_BINS;
+constexpr int MANT_SHIFT = 26; // a bin's errors summed as their top 27 mantissa bits (32 fit a 32-bit sum)
+constexpr unsigned char KEEP = 0, SPLIT = 1, RETIRED = 2;
+
+struct Regions {
+  double *centre, *half; // room D each, region-major
+  double *est, *err, *share;
+  unsigned char *axis;
+  uint64_t room;
+  void *raw; // one buffer holds them all
+  size_t bytes;
+};
+
+// The device-side results of a step, copied back in one piece.
+struct Totals {
+  gq_csum est, err;
+  unsigned long long bad, keep, split;
+  unsigned long long kept_below; // the compaction's: kept regions below K
+};
+
+__device__ __forceinline__ int exp_bin(double e)
+{
+  return (int)((unsigned long long)__double_as_longlong(e) >> 52 & 0x7ff);
+}
+
+__device__ __forceinline__ unsigned long long mantissa(double e)
+{
+  const unsigned long long bits = (unsigned long long)__double_as_longlong(e);
+  const unsigned long long m = bits & ((1ull << 52) - 1);
+  return ((bits >> 52 & 0x7ff) ? m | 1ull << 52 : m) >> MANT_SHIFT;
+}
+
+__device__ __forceinline__ bool live(const Regions &a, uint64_t r, double retire)
+{
+  return !(a.err[r] <= retire * a.share[r]);
+}
+
+// adaptive.c's splittable(): both halves' centres distinct.
+__device__ __forceinline__ bool splittable(const Regions &a, int D, uint64_t r)
+{
+  const int ax = a.axis[r];
+  const double c = a.centre[r * D + ax], q = a.half[r * D + ax] / 2.0;
+  return q > 0.0 && c - q != c && c + q != c && c - q != c + q;
+}
+
+// Two compensated sums over the block, in a fixed tree.
+__device__ void block_merge(gq_csum (&v)[2], gq_csum (&sh)[2][THREADS])
+{
+  sh[0][threadIdx.x] = v[0];
+  sh[1][threadIdx.x] = v[1];
+  __syncthreads();
+  for (int s = THREADS / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) {
+      gq_csum_merge(&sh[0][threadIdx.x], sh[0][threadIdx.x + s]);
+      gq_csum_merge(&sh[1][threadIdx.x], sh[1][threadIdx.x + s]);
+    }
+    __syncthreads();
+  }
+  v[0] = sh[0][0];
+  v[1] = sh[1][0];
+}
+
+// Each tile's sums of estimates and errors; the first new region not finite.
+__global__ void __launch_bounds__(THREADS)
+    sums_kernel(Regions a, uint64_t held, uint64_t first, gq_csum *part, unsigned long long *bad)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  const uint64_t base = blockIdx.x * TILE;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    const double e = a.est[r], x = a.err[r];
+    if (r >= first && !(e - e == 0.0 && x - x == 0.0))
+      atomicMin(bad, (unsigned long long)r);
+    gq_csum_add(&v[0], e);
+    gq_csum_add(&v[1], x);
+  }
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    part[2 * blockIdx.x] = v[0];
+    part[2 * blockIdx.x + 1] = v[1];
+  }
+}
+
+// One block: the tiles' sums merged in order (each thread a fixed stride,
+// then the fixed tree), and after an apply the kept and split totals.
+__global__ void __launch_bounds__(THREADS)
+    merge_kernel(const gq_csum *part, uint64_t tiles, Totals *t, const unsigned long long *tile_keep,
+                 const unsigned long long *keep_off, const unsigned long long *tile_split,
+                 const unsigned long long *split_off)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  for (uint64_t k = threadIdx.x; k < tiles; k += THREADS) {
+    gq_csum_merge(&v[0], part[2 * k]);
+    gq_csum_merge(&v[1], part[2 * k + 1]);
+  }
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    t->est = v[0];
+    t->err = v[1];
+    if (tile_keep) {
+      t->keep = tiles ? keep_off[tiles - 1] + tile_keep[tiles - 1] : 0;
+      t->split = tiles ? split_off[tiles - 1] + tile_split[tiles - 1] : 0;
+    }
+  }
+}
+
+// The live regions' errors by exponent: counts and mantissa sums, in
+// shared memory per block, then added to the device's bins.  A warp's
+// lanes that share a bin add once (match, then a 32-bit sum of their
+// mantissas): the errors of a pass crowd into a few bins, and one shared
+// atomic per lane on the same word serialised the warp.
+__global__ void __launch_bounds__(THREADS)
+    bins_kernel(Regions a, uint64_t held, double retire, unsigned long long *g_count, unsigned long long *g_mant)
+{
+  __shared__ unsigned int count[BINS];
+  __shared__ unsigned long long mant[BINS];
+  for (int b = threadIdx.x; b < BINS; b += THREADS) {
+    count[b] = 0;
+    mant[b] = 0;
+  }
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  for (uint64_t base = (uint64_t)blockIdx.x * THREADS + (threadIdx.x - lane); base < held;
+       base += (uint64_t)gridDim.x * THREADS) { // uniform over the warp
+    const uint64_t r = base + lane;
+    int b = -1;
+    unsigned m = 0;
+    if (r < held && live(a, r, retire)) {
+      const double e = a.err[r];
+      b = exp_bin(e);
+      m = (unsigned)mantissa(e);
+    }
+    const unsigned group = __match_any_sync(0xffffffffu, b);
+    const unsigned sum = __reduce_add_sync(group, m);
+    if (b >= 0 && lane == __ffs(group) - 1) {
+      atomicAdd(&count[b], (unsigned)__popc(group));
+      atomicAdd(&mant[b], (unsigned long long)sum);
+    }
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < BINS; b += THREADS)
+    if (count[b]) {
+      atomicAdd(&g_count[b], (unsigned long long)count[b]);
+      atomicAdd(&g_mant[b], mant[b]);
+    }
+}
+
+// Each tile's live regions in bin cut.
+__global__ void __launch_bounds__(THREADS)
+    cut_kernel(Regions a, uint64_t held, double retire, int cut, unsigned long long *tile_cut)
+{
+  typedef cub::BlockReduce<unsigned int, THREADS> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned int n = 0;
+  const uint64_t base = blockIdx.x * TILE;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r < held && live(a, r, retire) && exp_bin(a.err[r]) == cut)
+      n++;
+  }
+  n = Reduce(tmp).Sum(n);
+  if (threadIdx.x == 0)
+    tile_cut[blockIdx.x] = n;
+}
+
+// Each region's action; per tile the kept and split counts and the retired
+// regions' sums.  The cut bin's regions are ranked thread by thread, item
+// by item within a thread: the first take of them are split.
+__global__ void __launch_bounds__(THREADS)
+    classify_kernel(Regions a, int D, uint64_t held, double retire, int lowest, int cut, unsigned long long take,
+                    const unsigned long long *cut_off, unsigned char *action, unsigned long long *tile_keep,
+                    unsigned long long *tile_split, gq_csum *part)
+{
+  typedef cub::BlockScan<unsigned int, THREADS> Scan;
+  typedef cub::BlockReduce<unsigned long long, THREADS> Reduce;
+  __shared__ typename Scan::TempStorage scan;
+  __shared__ typename Reduce::TempStorage reduce;
+  __shared__ gq_csum sh[2][THREADS];
+  const uint64_t base = blockIdx.x * TILE;
+  unsigned int in_cut = 0;
+  if (cut >= 0 && take > 0)
+    for (int i = 0; i < ITEMS; i++) {
+      const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+      if (r < held && live(a, r, retire) && exp_bin(a.err[r]) == cut)
+        in_cut++;
+    }
+  unsigned int before = 0;
+  Scan(scan).ExclusiveSum(in_cut, before);
+  unsigned long long rank = (cut_off ? cut_off[blockIdx.x] : 0) + before;
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  unsigned long long counts = 0; // kept << 32 | split
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    unsigned char act = RETIRED;
+    if (live(a, r, retire)) {
+      const int b = exp_bin(a.err[r]);
+      bool chosen = b >= lowest;
+      if (b == cut) {
+        chosen = rank < take;
+        rank++;
+      }
+      act = !chosen ? KEEP : splittable(a, D, r) ? SPLIT : RETIRED;
+    }
+    if (act == RETIRED) {
+      gq_csum_add(&v[0], a.est[r]);
+      gq_csum_add(&v[1], a.err[r]);
+    }
+    counts += act == KEEP ? 1ull << 32 : act == SPLIT ? 1ull : 0ull;
+    action[r] = act;
+  }
+  counts = Reduce(reduce).Sum(counts);
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    tile_keep[blockIdx.x] = counts >> 32;
+    tile_split[blockIdx.x] = counts & 0xffffffffull;
+    part[2 * blockIdx.x] = v[0];
+    part[2 * blockIdx.x + 1] = v[1];
+  }
+}
+
+} // namespace store
+} // namespace gq
+
+#endif
