@@ -21,7 +21,9 @@
 // context when the integral closes (gq_store_cache), for the next one.
 // This file holds the memory and the steps' order; the kernels are in
 // store_steps.cuh (sums, bins, classification) and store_compact.cuh.
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <new>
@@ -71,15 +73,29 @@ size_t grown_bytes(const Regions *x, int D, uint64_t room, uint64_t cap)
   return bytes > most ? (most > need ? most : need) : bytes;
 }
 
+// A region buffer of bytes, the store's other holding others: refused as
+// the device refuses one (GQ_ENOMEM) where the two would pass limit bytes
+// (GPUQUAD_ADAPTIVE_STORE_BYTES; 0: no limit but the device's).
+int region_malloc(void **p, size_t bytes, size_t others, size_t limit)
+{
+  if (limit && (bytes > limit || others > limit - bytes))
+    return gq_fail(GQ_ENOMEM, "the adaptive region store would pass GPUQUAD_ADAPTIVE_STORE_BYTES (%zu bytes)",
+                   limit);
+  GQ_CUDA_TRY(cudaMalloc(p, bytes));
+  return GQ_SUCCESS;
+}
+
 // Room in x for room regions, its contents not kept.
-int room_for(Regions *x, int D, uint64_t room, uint64_t cap)
+int room_for(Regions *x, int D, uint64_t room, uint64_t cap, size_t others, size_t limit)
 {
   if (x->bytes < room * region_bytes(D)) {
     const size_t bytes = grown_bytes(x, D, room, cap);
     cudaFree(x->raw);
     x->raw = nullptr;
     x->bytes = 0;
-    GQ_CUDA_TRY(cudaMalloc(&x->raw, bytes));
+    const int status = region_malloc(&x->raw, bytes, others, limit);
+    if (status != GQ_SUCCESS)
+      return status;
     x->bytes = bytes;
   }
   carve(x, D, cap);
@@ -88,13 +104,16 @@ int room_for(Regions *x, int D, uint64_t room, uint64_t cap)
 
 // Room in x for room regions, its first held regions kept (a new buffer,
 // the arrays copied: the carving depends on the room).
-int room_keeping(Regions *x, int D, uint64_t room, uint64_t cap, uint64_t held, cudaStream_t stream)
+int room_keeping(Regions *x, int D, uint64_t room, uint64_t cap, uint64_t held, size_t others, size_t limit,
+                 cudaStream_t stream)
 {
   if (x->room >= room)
     return GQ_SUCCESS;
   Regions n{};
   n.bytes = grown_bytes(x, D, room, cap);
-  GQ_CUDA_TRY(cudaMalloc(&n.raw, n.bytes));
+  const int status = region_malloc(&n.raw, n.bytes, others, limit);
+  if (status != GQ_SUCCESS)
+    return status;
   carve(&n, D, cap);
   const size_t vec = held * (size_t)D * sizeof(double), one = held * sizeof(double);
   cudaError_t e = cudaSuccess;
@@ -139,6 +158,7 @@ struct gq_cuda_store {
   gq_cuda_state *st;
   int D;
   uint64_t cap, held, first;
+  size_t limit; // bytes the region buffers may take in all (0: the device's memory)
   int timed; // an evaluation's events wait to be read (by the sums)
   gq_store_cache mem;  // the buffers, owned while open (the regions' in a and c)
   Regions a, c;        // the regions; a pass's split regions, gathered
@@ -253,6 +273,26 @@ void gq_store_release(gq_cuda_state *st)
   st->adaptive_store = nullptr;
 }
 
+// GPUQUAD_ADAPTIVE_STORE_BYTES: a whole number of bytes, optionally with
+// a binary suffix k, M or G; unset or empty is no limit.
+static int store_limit(size_t *limit)
+{
+  *limit = 0;
+  const char *v = getenv("GPUQUAD_ADAPTIVE_STORE_BYTES");
+  if (!v || !*v)
+    return GQ_SUCCESS;
+  char *end;
+  errno = 0;
+  const unsigned long long n = strtoull(v, &end, 10);
+  const int shift = *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+  if (shift)
+    end++;
+  if (*v < '0' || *v > '9' || errno || *end || n == 0 || n > (SIZE_MAX >> shift))
+    return gq_fail(GQ_EINVAL, "GPUQUAD_ADAPTIVE_STORE_BYTES='%s' is not a number of bytes (e.g. 64M)", v);
+  *limit = (size_t)n << shift;
+  return GQ_SUCCESS;
+}
+
 static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const double *half, const double *share)
 {
   gq_cuda_state *st = s->st;
@@ -263,7 +303,7 @@ static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const 
     s->c = s->mem.c;
   }
   const uint64_t room = n > FIRST_ROOM ? n : FIRST_ROOM < s->cap ? FIRST_ROOM : s->cap;
-  int status = room_for(&s->a, s->D, room, s->cap);
+  int status = room_for(&s->a, s->D, room, s->cap, s->c.bytes, s->limit);
   if (status == GQ_SUCCESS)
     status = scratch_for(s, s->a.room);
   if (status != GQ_SUCCESS)
@@ -299,8 +339,11 @@ extern "C" int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, u
   s->st = gq_cuda_adaptive_state(a);
   s->D = dims;
   s->cap = cap;
-  cudaError_t e = cudaSetDevice(s->st->device);
-  int status = e == cudaSuccess ? open_store(s, n, centre, half, share) : gq::cuda_status(e, "cudaSetDevice");
+  int status = store_limit(&s->limit);
+  if (status == GQ_SUCCESS) {
+    const cudaError_t e = cudaSetDevice(s->st->device);
+    status = e == cudaSuccess ? open_store(s, n, centre, half, share) : gq::cuda_status(e, "cudaSetDevice");
+  }
   if (status != GQ_SUCCESS) {
     gq_cuda_store_close(s);
     return status;
@@ -409,9 +452,9 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
   // room for the kept regions and two halves of each split one; the halves
   // first in c
   const uint64_t need = held + most_split < s->cap ? held + most_split : s->cap;
-  int status = room_keeping(&s->a, s->D, need, s->cap, held, stream);
+  int status = room_keeping(&s->a, s->D, need, s->cap, held, s->c.bytes, s->limit, stream);
   if (status == GQ_SUCCESS)
-    status = room_for(&s->c, s->D, most_split > 0 ? most_split : 1, s->cap);
+    status = room_for(&s->c, s->D, most_split > 0 ? most_split : 1, s->cap, s->a.bytes, s->limit);
   if (status == GQ_SUCCESS)
     status = scratch_for(s, s->a.room);
   if (status != GQ_SUCCESS) {

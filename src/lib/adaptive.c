@@ -632,94 +632,114 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
   const uint64_t per = (uint64_t)gq_adapt_points(D);
   const size_t m = first_pieces(D);
   region_store first;
-  int status = store_alloc(&first, D, ipow(m, D));
-  if (status != GQ_SUCCESS)
-    return status;
-  first_regions(&first, lo, hi, m);
   gq_cuda_store *ds = NULL;
-  status = gq_cuda_store_open(be->cuda, D, o->max_regions, first.held, first.centre, first.half, first.share, &ds);
-  store_free(&first);
+  int status = store_alloc(&first, D, ipow(m, D));
+  if (status == GQ_SUCCESS) {
+    first_regions(&first, lo, hi, m);
+    status = gq_cuda_store_open(be->cuda, D, o->max_regions, first.held, first.centre, first.half, first.share, &ds);
+    store_free(&first);
+  }
   double *bin_err = malloc(EXP_BINS * sizeof *bin_err);
   uint64_t *bin_count = malloc(EXP_BINS * sizeof *bin_count);
   if (status == GQ_SUCCESS && !(bin_err && bin_count))
     status = gq_fail(GQ_ENOMEM, "cannot allocate the error bins");
+  int full = 0;
+  status = gq_shared_store_agree(be->ctx, status, &full); /* every rank's store open, or none goes on */
   gq_csum fin_est = gq_csum_zero(), fin_err = gq_csum_zero();
   uint64_t retired = 0;
   gq_store_report rep = {0};
   rep.held = ipow(m, D); /* the first pass: all new */
-  while (status == GQ_SUCCESS) {
-    const uint64_t n = rep.held - rep.first;
-    status = gq_shared_store_evaluate(be->ctx, ds, n);
-    if (status == GQ_SUCCESS)
-      status = gq_cuda_store_sums(ds, &rep);
-    if (status != GQ_SUCCESS)
-      break;
-    r->kernel_ms += rep.eval_ms;
-    r->passes++;
-    r->evaluations += n * per;
-    gq_progress(be->ctx, r->evaluations, 0, "evaluations");
-    if (rep.held > r->max_held)
-      r->max_held = rep.held;
-    if (rep.bad != UINT64_MAX) {
-      double c[GQ_ADAPTIVE_MAX_DIM], h[GQ_ADAPTIVE_MAX_DIM];
-      status = gq_cuda_store_region(ds, rep.bad, c, h);
+  /* A pass's steps run in the do-while(0); every way out of it (the
+   * decisions' stops, a step's failure) reaches the pass's agreement, so
+   * ranks stop together (gq_shared_store_agree). */
+  int done = status != GQ_SUCCESS;
+  while (!done) {
+    full = 0; /* this rank's store could not grow */
+    do {
+      const uint64_t n = rep.held - rep.first;
+      status = gq_shared_store_evaluate(be->ctx, ds, n);
       if (status == GQ_SUCCESS)
-        status = report_nonfinite_at(D, c, h, changed);
-      r->estimate = r->abserr = NAN;
-      break;
-    }
-    gq_csum est = fin_est, err = fin_err;
-    gq_csum_merge(&est, rep.est);
-    gq_csum_merge(&err, rep.err);
-    double tol;
-    if (pass_outcome(r, o, est, err, scale, retired + rep.held, &tol))
-      break;
-    const double E = r->abserr;
-    const double unit_tol = tol / fabs(scale), retire = RETIRE * unit_tol;
-    status = gq_cuda_store_bins(ds, retire, bin_err, bin_count);
-    if (status != GQ_SUCCESS)
-      break;
-    uint64_t live = 0;
-    double live_err = 0.0;
-    for (int b = 0; b < EXP_BINS; b++) {
-      live += bin_count[b];
-      live_err += bin_err[b];
-    }
-    uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
-    if (o->max_regions - live < max_split)
-      max_split = o->max_regions - live;
-    if (max_split == 0) {
-      r->stop = o->max_regions == live ? GQ_ADAPTIVE_MAX_REGIONS : GQ_ADAPTIVE_MAX_EVALS;
-      break;
-    }
-    const double excess = (E - TARGET * tol) / fabs(scale);
-    split_plan p;
-    plan_split(bin_err, bin_count, excess < live_err ? excess : live_err, max_split, &p);
-    uint64_t take = 0;
-    if (p.cut >= 0 && p.rest > 0.0 && p.room > 0) {
-      const double mean = bin_err[p.cut] / (double)bin_count[p.cut], want = ceil(p.rest / mean);
-      take = want >= (double)p.room ? p.room : (uint64_t)want;
-      if (take > bin_count[p.cut])
-        take = bin_count[p.cut];
-      if (take == 0)
-        take = 1;
-    }
-    status = gq_cuda_store_apply(ds, retire, p.lowest, p.cut, take, p.taken + take, &rep);
-    if (status == GQ_ENOMEM) { /* the device's memory is full: a stop like the store's */
-      gq_clear_error();
-      status = GQ_SUCCESS;
+        status = gq_cuda_store_sums(ds, &rep);
+      if (status != GQ_SUCCESS)
+        break;
+      r->kernel_ms += rep.eval_ms;
+      r->passes++;
+      r->evaluations += n * per;
+      gq_progress(be->ctx, r->evaluations, 0, "evaluations");
+      if (rep.held > r->max_held)
+        r->max_held = rep.held;
+      if (rep.bad != UINT64_MAX) {
+        double c[GQ_ADAPTIVE_MAX_DIM], h[GQ_ADAPTIVE_MAX_DIM];
+        status = gq_cuda_store_region(ds, rep.bad, c, h);
+        if (status == GQ_SUCCESS)
+          status = report_nonfinite_at(D, c, h, changed);
+        r->estimate = r->abserr = NAN;
+        done = 1;
+        break;
+      }
+      gq_csum est = fin_est, err = fin_err;
+      gq_csum_merge(&est, rep.est);
+      gq_csum_merge(&err, rep.err);
+      double tol;
+      if (pass_outcome(r, o, est, err, scale, retired + rep.held, &tol)) {
+        done = 1;
+        break;
+      }
+      const double E = r->abserr;
+      const double unit_tol = tol / fabs(scale), retire = RETIRE * unit_tol;
+      status = gq_cuda_store_bins(ds, retire, bin_err, bin_count);
+      if (status != GQ_SUCCESS)
+        break;
+      uint64_t live = 0;
+      double live_err = 0.0;
+      for (int b = 0; b < EXP_BINS; b++) {
+        live += bin_count[b];
+        live_err += bin_err[b];
+      }
+      uint64_t max_split = (o->max_evals - r->evaluations) / (2 * per);
+      if (o->max_regions - live < max_split)
+        max_split = o->max_regions - live;
+      if (max_split == 0) {
+        r->stop = o->max_regions == live ? GQ_ADAPTIVE_MAX_REGIONS : GQ_ADAPTIVE_MAX_EVALS;
+        done = 1;
+        break;
+      }
+      const double excess = (E - TARGET * tol) / fabs(scale);
+      split_plan p;
+      plan_split(bin_err, bin_count, excess < live_err ? excess : live_err, max_split, &p);
+      uint64_t take = 0;
+      if (p.cut >= 0 && p.rest > 0.0 && p.room > 0) {
+        const double mean = bin_err[p.cut] / (double)bin_count[p.cut], want = ceil(p.rest / mean);
+        take = want >= (double)p.room ? p.room : (uint64_t)want;
+        if (take > bin_count[p.cut])
+          take = bin_count[p.cut];
+        if (take == 0)
+          take = 1;
+      }
+      status = gq_cuda_store_apply(ds, retire, p.lowest, p.cut, take, p.taken + take, &rep);
+      if (status == GQ_ENOMEM) { /* the device's memory is full: a stop like the store's */
+        gq_clear_error();
+        status = GQ_SUCCESS;
+        full = 1;
+        break;
+      }
+      if (status != GQ_SUCCESS)
+        break;
+      gq_csum_merge(&fin_est, rep.est);
+      gq_csum_merge(&fin_err, rep.err);
+      retired += rep.retired;
+      if (rep.split == 0) {
+        r->stop = GQ_ADAPTIVE_ROUNDOFF;
+        done = 1;
+      }
+    } while (0);
+    status = gq_shared_store_agree(be->ctx, status, &full);
+    if (status == GQ_SUCCESS && full) { /* here or on another rank: every rank stops so */
       r->stop = GQ_ADAPTIVE_MAX_REGIONS;
-      break;
+      done = 1;
     }
     if (status != GQ_SUCCESS)
-      break;
-    gq_csum_merge(&fin_est, rep.est);
-    gq_csum_merge(&fin_err, rep.err);
-    retired += rep.retired;
-    if (rep.split == 0) {
-      r->stop = GQ_ADAPTIVE_ROUNDOFF;
-      break;
-    }
+      done = 1;
   }
   free(bin_err);
   free(bin_count);

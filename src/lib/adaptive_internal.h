@@ -92,6 +92,11 @@ void gq_cuda_store_close(gq_cuda_store *s);
  * device, the slices assembled through the host on every rank
  * (adaptive_share.c); all of them without a share. */
 int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n);
+/* Every pass over the device store ends here: the ranks' statuses agreed
+ * (a step can fail on one rank alone), and *full (this rank's store could
+ * not grow) made whether any rank's could not.  status as is without a
+ * share. */
+int gq_shared_store_agree(gq_context *ctx, int status, int *full);
 
 /* For tests without a GPU: compile g's adaptive kernel for sm_<cc>. */
 int gq_jit_adaptive_compile_only(const gq_integrand *g, int dims, int cc, size_t *cubin_size);

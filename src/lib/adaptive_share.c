@@ -150,3 +150,29 @@ int gq_shared_store_evaluate(gq_context *ctx, gq_cuda_store *s, uint64_t n)
   free(all.axis);
   return status;
 }
+
+/* A pass's end under a share.  The ranks' stores hold the same regions and
+ * their decisions are the same, but a device step of a rank's own (the
+ * sums, the bins, the apply, the copies back) can fail on that rank alone:
+ * so every pass ends here on every rank, failed or not, and all go on or
+ * all stop.  *full: this rank's store could not grow (the apply's
+ * GQ_ENOMEM, which adaptive.c turns into a stop like a full store); on
+ * return, whether any rank's could not. */
+static void merge_full(void *acc, const void *other)
+{
+  unsigned char a, b;
+  memcpy(&a, acc, 1);
+  memcpy(&b, other, 1);
+  a |= b;
+  memcpy(acc, &a, 1);
+}
+
+int gq_shared_store_agree(gq_context *ctx, int status, int *full)
+{
+  if (ctx->share.ranks <= 1)
+    return status;
+  unsigned char flag = *full != 0;
+  status = gq_shared_combine(ctx, &flag, sizeof flag, merge_full, status);
+  *full = flag;
+  return status;
+}
