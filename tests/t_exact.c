@@ -294,6 +294,89 @@ static void test_partitions(void)
   free(y);
 }
 
+/* The accumulator's sums of x (and y) on c: sum t and sum |t|, or stats. */
+static void acc_sums(gq_context *c, gq_exact_kind kind, size_t n, const double *x, const double *y, double out[2],
+                     gq_stats_result *st)
+{
+  gq_context *keep = ctx;
+  ctx = c;
+  double *dx = place(x, n), *dy = y ? place(y, n) : NULL;
+  gq_exact_acc *a = NULL;
+  out[0] = out[1] = -1.0;
+  if (!dx || (y && !dy) || gq_exact_acc_create(kind, &a) != GQ_SUCCESS ||
+      gq_exact_accumulate(c, a, n, dx, dy) != GQ_SUCCESS)
+    diag("accumulate failed: %s", gq_last_error());
+  else if (kind == GQ_EXACT_STATS)
+    gq_exact_stats_finish(a, GQ_NAN_PROPAGATE, st);
+  else
+    gq_exact_sum_finish(a, GQ_NAN_PROPAGATE, &out[0], &out[1]);
+  gq_exact_acc_free(a);
+  gq_free(c, dx);
+  gq_free(c, dy);
+  ctx = keep;
+}
+
+/* sum |t| beside sum t (the accumulator's magnitudes; the GPU sums the
+ * terms of each sign apart and forms both from those two): on integers
+ * times a power of two, both equal the correct rounding of the exact sums
+ * (__int128 sums, converted once); on every exponent and both signs, with
+ * terms too large for the expansions, products that underflow and zeros of
+ * both signs, the context's bits are the CPU context's, for sum, dot and
+ * stats. */
+static void test_magnitudes(void)
+{
+  enum { N = 200003 };
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+  __int128 s = 0, sa = 0, d = 0, da = 0;
+  for (size_t i = 0; i < N; i++) {
+    const int64_t m = (int64_t)(next() >> 11) - ((int64_t)1 << 52), k = (int64_t)(next() >> 44) - (1 << 19);
+    x[i] = ldexp((double)m, -40);
+    y[i] = ldexp((double)k, -30);
+    s += m;
+    sa += m < 0 ? -m : m;
+    d += (__int128)m * k;
+    da += (__int128)(m < 0 ? -m : m) * (k < 0 ? -k : k);
+  }
+  const double want[4] = {ldexp((double)s, -40), ldexp((double)sa, -40), ldexp((double)d, -70),
+                          ldexp((double)da, -70)};
+  double got[4];
+  gq_stats_result st;
+  acc_sums(ctx, GQ_EXACT_SUM, N, x, NULL, got, &st);
+  acc_sums(ctx, GQ_EXACT_DOT, N, x, y, got + 2, &st);
+  tap_ok(same(got[0], want[0]) && same(got[1], want[1]), "integers: sum %.17g and sum |x| %.17g correctly rounded",
+         got[0], got[1]);
+  tap_ok(same(got[2], want[2]) && same(got[3], want[3]), "integers: dot %.17g and sum |xy| %.17g correctly rounded",
+         got[2], got[3]);
+  for (size_t i = 0; i < N; i++) {
+    const int e = (int)(next() % 2060) - 1074; /* to 2^985: the sums stay finite */
+    const double sign = next() & 1 ? -1.0 : 1.0;
+    x[i] = sign * ldexp((double)(next() >> 11) / 0x1p53 + 0.5, e);
+    y[i] = (next() & 1 ? -1.0 : 1.0) * ldexp((double)(next() >> 11) / 0x1p53 + 0.5, (int)(next() % 80) - 60);
+  }
+  x[5] = 0.0;
+  x[6] = -0.0;
+  y[7] = -0.0;
+  x[8] = 0x1p985; /* the words' path: above the expansions' limit */
+  x[9] = -0x1.8p984;
+  x[10] = 0x1p-1074;
+  y[10] = -0x1p-60; /* a product below every double */
+  double g[4], c[4], unused[2];
+  gq_stats_result gs, cs;
+  acc_sums(ctx, GQ_EXACT_SUM, N, x, NULL, g, &gs);
+  acc_sums(ctx, GQ_EXACT_DOT, N, x, y, g + 2, &gs);
+  acc_sums(ctx, GQ_EXACT_STATS, N, x, NULL, unused, &gs);
+  acc_sums(cpu, GQ_EXACT_SUM, N, x, NULL, c, &cs);
+  acc_sums(cpu, GQ_EXACT_DOT, N, x, y, c + 2, &cs);
+  acc_sums(cpu, GQ_EXACT_STATS, N, x, NULL, unused, &cs);
+  tap_ok(memcmp(g, c, sizeof g) == 0 && g[1] > 0x1p985 && g[3] > 0.0,
+         "every exponent: sum %.17g, sum |x| %.17g, dot %.17g, sum |xy| %.17g: the CPU's bits", g[0], g[1], g[2],
+         g[3]);
+  tap_ok(memcmp(&gs, &cs, sizeof gs) == 0 && gs.l1 == g[1], "every exponent: stats (mean %.17g, l1 %.17g): the CPU's bits",
+         gs.mean, gs.l1);
+  free(x);
+  free(y);
+}
+
 /* NaN and Inf: the policies of the double-double finishes, the same counts
  * and indices. */
 static void test_nonfinite(void)
@@ -392,6 +475,7 @@ int main(int argc, char **argv)
   test_rounding();
   test_moments();
   test_partitions();
+  test_magnitudes();
   test_nonfinite();
   test_api();
   gq_context_free(cpu);

@@ -76,8 +76,25 @@ struct Expansion {
       exact_words_add(words, t);
       return;
     }
+    add_in_range(t, words);
+  }
+  // add, for |t| below EXACT_EXPANSION_LIMIT (the caller has checked).
+  __device__ __forceinline__ void add_in_range(double t, unsigned long long *words)
+  {
 #pragma unroll
     for (int k = 0; k < K; k++)
+      part[k] = gq_two_sum(part[k], t, &t);
+    if (t != 0.0)
+      exact_words_add(words, t);
+  }
+  // add_in_range from part[1] on: for a term below part[0]'s rounding
+  // error (TwoProd's error beside its product), which part[0] would only
+  // pass down.  Any part may take any term: the parts and the words still
+  // hold exactly what was added.
+  __device__ __forceinline__ void add_tail(double t, unsigned long long *words)
+  {
+#pragma unroll
+    for (int k = 1; k < K; k++)
       part[k] = gq_two_sum(part[k], t, &t);
     if (t != 0.0)
       exact_words_add(words, t);
@@ -92,8 +109,8 @@ struct Expansion {
     if (ap >= EXACT_PRODUCT_FLOOR && ap < EXACT_EXPANSION_LIMIT) {
       const double err = fma(x, y, -p), sign = negate ? -1.0 : 1.0;
       const double scale = shift ? 2.0 * sign : sign; // exact: a power of two
-      add(scale * p, words);
-      add(scale * err, words);
+      add_in_range(scale * p, words);
+      add_tail(scale * err, words);
     } else {
       exact_words_add_product(words, x, y, shift, negate);
     }
@@ -104,6 +121,76 @@ struct Expansion {
     for (int k = 0; k < K; k++)
       if (part[k] != 0.0)
         exact_words_add(words, part[k]);
+  }
+  // The expansions of a warp's lanes (the first `lanes`, a power of two)
+  // added into lane 0's, exactly: at each step the lower half adds the
+  // upper half's parts (add: a part beyond the limit goes to the words,
+  // as does what falls off the end), and the upper half's are zeroed.  So
+  // one lane per warp flushes, instead of every lane's atomics meeting on
+  // the same few words.  Parts stay far below overflow: a thread's terms
+  // are below 2^996 and fewer than 2^16 per launch, 32 lanes add 2^5.
+  __device__ __forceinline__ void warp_merge(unsigned lanes, unsigned long long *words)
+  {
+    const unsigned lane = threadIdx.x % 32, mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+    for (unsigned d = lanes / 2; d > 0; d /= 2) {
+      double other[K];
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        other[k] = __shfl_down_sync(mask, part[k], d);
+      if (lane < d) {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+          if (other[k] != 0.0)
+            add(other[k], words);
+      } else {
+        zero();
+      }
+    }
+  }
+};
+
+// Two expansions, of the terms >= 0 (P) and of those < 0 (N): a term goes
+// to one of them, chosen by selects rather than a branch, so that sum t =
+// P + N and sum |t| = P - N (formed on the host) cost one expansion's work
+// where two expansions (t and |t|) cost two.
+template <int K>
+struct SplitExpansion {
+  Expansion<K> pos, neg;
+
+  __device__ __forceinline__ void zero()
+  {
+    pos.zero();
+    neg.zero();
+  }
+  // |t| below EXACT_EXPANSION_LIMIT; from part[FROM] on (add_tail: 1).
+  template <int FROM = 0>
+  __device__ __forceinline__ void add_in_range(double t, bool negative, unsigned long long *wpos,
+                                               unsigned long long *wneg)
+  {
+    double part[K];
+#pragma unroll
+    for (int k = FROM; k < K; k++)
+      part[k] = negative ? neg.part[k] : pos.part[k];
+#pragma unroll
+    for (int k = FROM; k < K; k++)
+      part[k] = gq_two_sum(part[k], t, &t);
+#pragma unroll
+    for (int k = FROM; k < K; k++) {
+      pos.part[k] = negative ? pos.part[k] : part[k];
+      neg.part[k] = negative ? part[k] : neg.part[k];
+    }
+    if (t != 0.0)
+      exact_words_add(negative ? wneg : wpos, t);
+  }
+  __device__ __forceinline__ void flush(unsigned long long *wpos, unsigned long long *wneg) const
+  {
+    pos.flush(wpos);
+    neg.flush(wneg);
+  }
+  __device__ __forceinline__ void warp_merge(unsigned lanes, unsigned long long *wpos, unsigned long long *wneg)
+  {
+    pos.warp_merge(lanes, wpos);
+    neg.warp_merge(lanes, wneg);
   }
 };
 
