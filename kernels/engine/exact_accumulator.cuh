@@ -78,11 +78,13 @@ struct Expansion {
     }
     add_in_range(t, words);
   }
-  // add, for |t| below EXACT_EXPANSION_LIMIT (the caller has checked).
+  // add, for |t| below EXACT_EXPANSION_LIMIT (the caller has checked),
+  // from part[FROM] on.
+  template <int FROM = 0>
   __device__ __forceinline__ void add_in_range(double t, unsigned long long *words)
   {
 #pragma unroll
-    for (int k = 0; k < K; k++)
+    for (int k = FROM; k < K; k++)
       part[k] = gq_two_sum(part[k], t, &t);
     if (t != 0.0)
       exact_words_add(words, t);
@@ -91,14 +93,7 @@ struct Expansion {
   // error (TwoProd's error beside its product), which part[0] would only
   // pass down.  Any part may take any term: the parts and the words still
   // hold exactly what was added.
-  __device__ __forceinline__ void add_tail(double t, unsigned long long *words)
-  {
-#pragma unroll
-    for (int k = 1; k < K; k++)
-      part[k] = gq_two_sum(part[k], t, &t);
-    if (t != 0.0)
-      exact_words_add(words, t);
-  }
+  __device__ __forceinline__ void add_tail(double t, unsigned long long *words) { add_in_range<1>(t, words); }
   // x y, both halves of TwoProd, or the exact product where they would
   // not be doubles (tiny or huge products).
   __device__ __forceinline__ void add_product(double x, double y, int shift, int negate, unsigned long long *words)
