@@ -33,11 +33,11 @@ constexpr int WORDS = GQ_SUPERACC_WORDS;
 // word far inside an int64.
 constexpr uint64_t UNCARRIED_ADDS = 1ull << 30;
 
-// Blocks per multiprocessor the registers must allow.  4 (64 registers a
-// thread) against the compiler's own 78-86 (3 blocks, 2 for stats), H200,
-// 2^28 doubles: sum 558 -> 531 us, dot 1096 -> 1053, stats 2283 -> 1814,
-// though dot, rms and stats then spill a few registers.  -D overrides it
-// for measurements.
+// Blocks per multiprocessor the registers must allow on a full grid.  4
+// (64 registers a thread) against the compiler's own 78-86 (3 blocks, 2 for
+// stats), H200, 2^28 doubles: sum 558 -> 531 us, dot 1096 -> 1053, stats
+// 2283 -> 1814, though the kernels then spill a few registers (BENCHMARKS.md,
+// issue 20).  -D overrides it for measurements.
 #ifndef GQ_EXACT_MIN_BLOCKS
 #define GQ_EXACT_MIN_BLOCKS 4
 #endif
@@ -74,19 +74,48 @@ __device__ __forceinline__ double element(const T *v, uint64_t i)
   return (double)v[i];
 }
 
-// The block's tallies, merged pairwise through shared memory.
+// A tally from the lane d above (every field an 8-byte word).
+__device__ __forceinline__ gq_exact_tally shuffle_down(const gq_exact_tally &t, unsigned d, unsigned mask)
+{
+  gq_exact_tally o;
+  o.n = __shfl_down_sync(mask, t.n, d);
+  o.nan_count = __shfl_down_sync(mask, t.nan_count, d);
+  o.posinf_count = __shfl_down_sync(mask, t.posinf_count, d);
+  o.neginf_count = __shfl_down_sync(mask, t.neginf_count, d);
+  o.first_nan = __shfl_down_sync(mask, t.first_nan, d);
+  o.first_posinf = __shfl_down_sync(mask, t.first_posinf, d);
+  o.first_neginf = __shfl_down_sync(mask, t.first_neginf, d);
+  o.min = __shfl_down_sync(mask, t.min, d);
+  o.max = __shfl_down_sync(mask, t.max, d);
+  o.argmin = __shfl_down_sync(mask, t.argmin, d);
+  o.argmax = __shfl_down_sync(mask, t.argmax, d);
+  o.max_abs = __shfl_down_sync(mask, t.max_abs, d);
+  return o;
+}
+
+// The block's tallies merged (the merge is order-free: counts add, ties go
+// to the smaller index): a shuffle tree per warp, then thread 0 over the
+// warps.  Its barrier also orders the threads' flushes into the words
+// before the block carries and adds them.
 __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
 {
-  __shared__ gq_exact_tally all[EXACT_BLOCK];
-  all[threadIdx.x] = *mine;
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half)
-      gq_exact_tally_combine(&all[threadIdx.x], &all[threadIdx.x + half]);
-    __syncthreads();
+  __shared__ gq_exact_tally warps[EXACT_BLOCK / 32];
+  const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32, lane = threadIdx.x % 32;
+  const unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  gq_exact_tally t = *mine;
+  for (unsigned d = lanes / 2; d > 0; d /= 2) {
+    const gq_exact_tally o = shuffle_down(t, d, mask);
+    if (lane < d)
+      gq_exact_tally_combine(&t, &o);
   }
-  if (threadIdx.x == 0)
-    *out = all[0];
+  if (lane == 0)
+    warps[threadIdx.x / 32] = t;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < (blockDim.x + 31) / 32; w++)
+      gq_exact_tally_combine(&t, &warps[w]);
+    *out = t;
+  }
 }
 
 // A thread's sums: one expansion per channel, or for the split kinds P and
@@ -232,8 +261,8 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
 // that were not.  carry: each block carries its words before adding them
 // to the grid's (a launch of more adds than UNCARRIED_ADDS); else only the
 // words a block touched are added, as they are.
-template <int KIND, bool ABS, class T>
-__global__ void __launch_bounds__(EXACT_BLOCK, GQ_EXACT_MIN_BLOCKS) exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
+template <int KIND, bool ABS, class T, bool SMALL>
+__global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
                                                              int carry, unsigned long long *d_words,
                                                              gq_exact_tally *d_tallies)
 {
@@ -286,7 +315,7 @@ __global__ void __launch_bounds__(EXACT_BLOCK, GQ_EXACT_MIN_BLOCKS) exact_kernel
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
 }
 
-template <int KIND, bool ABS, class T>
+template <int KIND, bool ABS, class T, bool SMALL>
 int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned threads, unsigned long long *d_words,
            gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, struct gq_exact_acc *out)
 {
@@ -297,7 +326,7 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
   for (uint64_t first = 0; first < p->n; first += slice) {
     const uint64_t count = p->n - first < slice ? p->n - first : slice;
     const int carry = ADDS_PER_ELEMENT * count + (uint64_t)(2 * EXPANSION_PRODUCT) * grid * threads >= UNCARRIED_ADDS;
-    exact_kernel<KIND, ABS, T><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count, first,
+    exact_kernel<KIND, ABS, T, SMALL><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count, first,
                                                               carry, d_words, d_tallies);
     GQ_CUDA_LAUNCH_CHECK();
     if (first + count < p->n) { // the tallies' slots are needed again: merge these now
@@ -316,43 +345,52 @@ const void *kernel_of(int kind, bool abs)
 {
   switch (kind) {
   case GQ_REDUCE_SUM:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T>
-               : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_SUM, true, T, false>
+               : (const void *)exact_kernel<GQ_REDUCE_SUM, false, T, false>;
   case GQ_REDUCE_DOT:
-    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T>
-               : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T>;
-  case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, true, T>;
-  default: return (const void *)exact_kernel<GQ_REDUCE_STATS, true, T>;
+    return abs ? (const void *)exact_kernel<GQ_REDUCE_DOT, true, T, false>
+               : (const void *)exact_kernel<GQ_REDUCE_DOT, false, T, false>;
+  case GQ_REDUCE_RMS: return (const void *)exact_kernel<GQ_REDUCE_RMS, true, T, false>;
+  default: return (const void *)exact_kernel<GQ_REDUCE_STATS, true, T, false>;
   }
 }
 
-template <class T>
+template <class T, bool SMALL>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid, unsigned threads,
             unsigned long long *d_words, gq_exact_tally *d_tallies, gq_exact_tally *h_tallies,
             struct gq_exact_acc *out)
 {
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return abs ? launch<GQ_REDUCE_SUM, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
-               : launch<GQ_REDUCE_SUM, false, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_SUM, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
+               : launch<GQ_REDUCE_SUM, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   case GQ_REDUCE_DOT:
-    return abs ? launch<GQ_REDUCE_DOT, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
-               : launch<GQ_REDUCE_DOT, false, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_DOT, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
+               : launch<GQ_REDUCE_DOT, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   case GQ_REDUCE_RMS:
-    return launch<GQ_REDUCE_RMS, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_RMS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   default:
-    return launch<GQ_REDUCE_STATS, true, T>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_STATS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
   }
 }
 
 // The launches and the copies, with the scratch allocated on the stream.
-int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, struct gq_exact_acc *out, unsigned long long *d_words,
-        gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, unsigned long long *h_words, unsigned grid,
-        unsigned threads)
+// small: the grid is smaller than the device holds (a small array): the
+// kernel compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills
+// cost a short launch more than its occupancy gains (one-shot sum of 2^20:
+// 32.7 us uncapped, 39.8 capped at 4 blocks).
+int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struct gq_exact_acc *out,
+        unsigned long long *d_words, gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, unsigned long long *h_words,
+        unsigned grid, unsigned threads)
 {
   GQ_CUDA_TRY(cudaMemsetAsync(d_words, 0, CHANNELS * WORDS * sizeof *d_words, st->stream));
-  const int status = p->is_float ? by_kind<float>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
-                                 : by_kind<double>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
+  int status;
+  if (small)
+    status = p->is_float ? by_kind<float, true>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
+                         : by_kind<double, true>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
+  else
+    status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
+                         : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
   if (status != GQ_SUCCESS)
     return status;
   // the words and the last launch's tallies (they follow the words in
@@ -417,7 +455,8 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   // blocks; 396 took as long on the device and their tallies longer to
   // copy and merge: 46.6 against 52.6 us for the one-shot sum)
   const uint64_t per_block = (uint64_t)threads * 8 * 4, needed = (p->n + per_block - 1) / per_block;
-  if (!forced_blocks && needed < grid)
+  const bool small = !forced_blocks && needed < grid;
+  if (small)
     grid = (unsigned)needed;
   unsigned long long *d_words = nullptr, *h_words = nullptr;
   gq_exact_tally *d_tallies = nullptr, *h_tallies = nullptr;
@@ -432,7 +471,7 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   }
   if (status == GQ_SUCCESS) {
     h_tallies = reinterpret_cast<gq_exact_tally *>(h_words + CHANNELS * WORDS);
-    status = run(st, p, magnitudes != 0, out, d_words, d_tallies, h_tallies, h_words, grid, threads);
+    status = run(st, p, magnitudes != 0, small, out, d_words, d_tallies, h_tallies, h_words, grid, threads);
   }
   if (d_words)
     cudaFreeAsync(d_words, st->stream);
