@@ -60,6 +60,8 @@ struct gq_cuda_state {
   size_t tables_bytes;                 //   grown on demand and kept
   gq_scan_state *scan;                 // NULL until the first scan
   gq_store_cache *adaptive_store;      // NULL until the first adaptive integral closes
+  void *h_exact;                       // pinned: a deterministic array reduction's words and
+                                       //   tally (exact_reduce.cu), NULL until the first
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -1,12 +1,14 @@
 // exact_reduce.cu — the deterministic sum, dot, rms and statistics of device
 // arrays (issue 20): one kernel per kind.  Each thread adds its elements
-// (a grid-stride loop: which thread takes which element does not matter)
-// into expansions that spill into the block's exact words in shared memory
-// (engine/exact_accumulator.cuh); the block carries its words once and adds
-// them to the grid's words with one atomic each, and writes its tally
-// (counts, extremes) to its slot.  The host reads the words and the
-// tallies and merges them with the CPU backend's code (exact_acc.h), so a
-// CUDA context gives the CPU context's bits.
+// (whole tiles, a grid-stride loop: which thread takes which element does
+// not matter) into expansions that spill into the block's exact words in
+// shared memory (engine/exact_accumulator.cuh); a warp's expansions are
+// merged into one lane's before it flushes them; the block adds its words
+// to the grid's with one atomic each, and its tally (counts, extremes) to
+// its slot, which the grid's last block merges into one.  The host reads
+// the words and that tally into pinned memory and finishes them with the
+// CPU backend's code (exact_acc.h), so a CUDA context gives the CPU
+// context's bits.
 #include <cstdint>
 #include <cstdlib>
 
@@ -74,22 +76,20 @@ __device__ __forceinline__ double element(const T *v, uint64_t i)
   return (double)v[i];
 }
 
-// A tally from the lane d above (every field an 8-byte word).
+// A tally as its 8-byte words (every field is one), and back.
+constexpr unsigned TALLY_WORDS = sizeof(gq_exact_tally) / sizeof(unsigned long long);
+static_assert(sizeof(gq_exact_tally) % sizeof(unsigned long long) == 0, "a tally is whole 8-byte words");
+
+// A tally from the lane d above.
 __device__ __forceinline__ gq_exact_tally shuffle_down(const gq_exact_tally &t, unsigned d, unsigned mask)
 {
+  unsigned long long w[TALLY_WORDS];
+  memcpy(w, &t, sizeof t);
+#pragma unroll
+  for (unsigned k = 0; k < TALLY_WORDS; k++)
+    w[k] = __shfl_down_sync(mask, w[k], d);
   gq_exact_tally o;
-  o.n = __shfl_down_sync(mask, t.n, d);
-  o.nan_count = __shfl_down_sync(mask, t.nan_count, d);
-  o.posinf_count = __shfl_down_sync(mask, t.posinf_count, d);
-  o.neginf_count = __shfl_down_sync(mask, t.neginf_count, d);
-  o.first_nan = __shfl_down_sync(mask, t.first_nan, d);
-  o.first_posinf = __shfl_down_sync(mask, t.first_posinf, d);
-  o.first_neginf = __shfl_down_sync(mask, t.first_neginf, d);
-  o.min = __shfl_down_sync(mask, t.min, d);
-  o.max = __shfl_down_sync(mask, t.max, d);
-  o.argmin = __shfl_down_sync(mask, t.argmin, d);
-  o.argmax = __shfl_down_sync(mask, t.argmax, d);
-  o.max_abs = __shfl_down_sync(mask, t.max_abs, d);
+  memcpy(&o, w, sizeof o);
   return o;
 }
 
@@ -115,6 +115,50 @@ __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
     for (unsigned w = 1; w < (blockDim.x + 31) / 32; w++)
       gq_exact_tally_combine(&t, &warps[w]);
     *out = t;
+  }
+}
+
+// Where the grid's tallies end: the last block to finish (a ticket) merges
+// every block's into *tally — written by a launch's first slice, merged into
+// by the next ones — and puts the ticket back to 0 for the next launch.  So
+// one tally comes back, not one per block.
+struct Total {
+  gq_exact_tally *tally;
+  unsigned long long *ticket;
+  int first; // the first launch of a reduction
+};
+
+__device__ void last_block_total(const gq_exact_tally *d_tallies, const Total &total)
+{
+  __shared__ bool last;
+  __syncthreads(); // thread 0 wrote this block's tally (block_tally)
+  if (threadIdx.x == 0) {
+    __threadfence(); // this block's tally before its ticket
+    last = atomicAdd(total.ticket, 1ull) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last)
+    return;
+  __threadfence(); // every block's tally, after every ticket
+  gq_exact_tally t;
+  gq_exact_tally_zero(&t);
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+    gq_exact_tally o; // read through L2: other multiprocessors wrote it
+    const unsigned long long *src = reinterpret_cast<const unsigned long long *>(&d_tallies[b]);
+    unsigned long long w[TALLY_WORDS];
+#pragma unroll
+    for (unsigned k = 0; k < TALLY_WORDS; k++)
+      w[k] = __ldcg(src + k);
+    memcpy(&o, w, sizeof o);
+    gq_exact_tally_combine(&t, &o);
+  }
+  gq_exact_tally merged;
+  block_tally(&t, &merged);
+  if (threadIdx.x == 0) {
+    if (!total.first)
+      gq_exact_tally_combine(&merged, total.tally);
+    *total.tally = merged;
+    *total.ticket = 0;
   }
 }
 
@@ -264,7 +308,7 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
 template <int KIND, bool ABS, class T, bool SMALL>
 __global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
                                                              int carry, unsigned long long *d_words,
-                                                             gq_exact_tally *d_tallies)
+                                                             gq_exact_tally *d_tallies, Total total)
 {
   constexpr bool PAIR = KIND == GQ_REDUCE_DOT || KIND == GQ_REDUCE_RMS;
   constexpr int USED = used_channels<KIND, ABS>(), ITEMS = items<KIND>();
@@ -313,11 +357,12 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) 
   for (int k = threadIdx.x; k < USED * WORDS; k += blockDim.x)
     if (words[k / WORDS][k % WORDS])
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
+  last_block_total(d_tallies, total);
 }
 
 template <int KIND, bool ABS, class T, bool SMALL>
 int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned threads, unsigned long long *d_words,
-           gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, struct gq_exact_acc *out)
+           gq_exact_tally *d_tallies, Total total)
 {
   const T *x = static_cast<const T *>(p->x), *y = static_cast<const T *>(p->y);
   // Each thread adds at most EXACT_TERMS_PER_THREAD elements per launch:
@@ -326,18 +371,12 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
   for (uint64_t first = 0; first < p->n; first += slice) {
     const uint64_t count = p->n - first < slice ? p->n - first : slice;
     const int carry = ADDS_PER_ELEMENT * count + (uint64_t)(2 * EXPANSION_PRODUCT) * grid * threads >= UNCARRIED_ADDS;
-    exact_kernel<KIND, ABS, T, SMALL><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count, first,
-                                                              carry, d_words, d_tallies);
+    total.first = first == 0;
+    exact_kernel<KIND, ABS, T, SMALL><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count,
+                                                                     first, carry, d_words, d_tallies, total);
     GQ_CUDA_LAUNCH_CHECK();
-    if (first + count < p->n) { // the tallies' slots are needed again: merge these now
-      GQ_CUDA_TRY(cudaMemcpyAsync(h_tallies, d_tallies, grid * sizeof *h_tallies, cudaMemcpyDeviceToHost,
-                                  st->stream));
-      GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-      for (unsigned b = 0; b < grid; b++)
-        gq_exact_tally_combine(&out->t, &h_tallies[b]);
-    }
   }
-  return GQ_SUCCESS; // the last launch's tallies: run's copy
+  return GQ_SUCCESS;
 }
 
 template <class T>
@@ -357,49 +396,57 @@ const void *kernel_of(int kind, bool abs)
 
 template <class T, bool SMALL>
 int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid, unsigned threads,
-            unsigned long long *d_words, gq_exact_tally *d_tallies, gq_exact_tally *h_tallies,
-            struct gq_exact_acc *out)
+            unsigned long long *d_words, gq_exact_tally *d_tallies, Total total)
 {
   switch (p->kind) {
   case GQ_REDUCE_SUM:
-    return abs ? launch<GQ_REDUCE_SUM, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
-               : launch<GQ_REDUCE_SUM, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_SUM, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total)
+               : launch<GQ_REDUCE_SUM, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total);
   case GQ_REDUCE_DOT:
-    return abs ? launch<GQ_REDUCE_DOT, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out)
-               : launch<GQ_REDUCE_DOT, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return abs ? launch<GQ_REDUCE_DOT, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total)
+               : launch<GQ_REDUCE_DOT, false, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total);
   case GQ_REDUCE_RMS:
-    return launch<GQ_REDUCE_RMS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_RMS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total);
   default:
-    return launch<GQ_REDUCE_STATS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, h_tallies, out);
+    return launch<GQ_REDUCE_STATS, true, T, SMALL>(st, p, grid, threads, d_words, d_tallies, total);
   }
 }
 
 // The launches and the copies, with the scratch allocated on the stream.
+// The device buffer of a reduction: the words (CHANNELS x WORDS), the total
+// tally, the ticket (zeroed together before the launches), then one tally
+// per block; the context's pinned buffer takes the words and the total.
+constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
+constexpr size_t ZEROED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
+
 // small: the grid is smaller than the device holds (a small array): the
 // kernel compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills
 // cost a short launch more than its occupancy gains (one-shot sum of 2^20:
 // 32.7 us uncapped, 39.8 capped at 4 blocks).
-int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struct gq_exact_acc *out,
-        unsigned long long *d_words, gq_exact_tally *d_tallies, gq_exact_tally *h_tallies, unsigned long long *h_words,
+int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struct gq_exact_acc *out, void *d_buf,
         unsigned grid, unsigned threads)
 {
-  GQ_CUDA_TRY(cudaMemsetAsync(d_words, 0, CHANNELS * WORDS * sizeof *d_words, st->stream));
+  unsigned long long *d_words = static_cast<unsigned long long *>(d_buf);
+  const Total total{reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS),
+                    reinterpret_cast<unsigned long long *>(static_cast<char *>(d_buf) + HEAD_BYTES), 1};
+  gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(d_buf) + ZEROED_BYTES);
+  GQ_CUDA_TRY(cudaMemsetAsync(d_buf, 0, ZEROED_BYTES, st->stream));
   int status;
   if (small)
-    status = p->is_float ? by_kind<float, true>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
-                         : by_kind<double, true>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
+    status = p->is_float ? by_kind<float, true>(st, p, abs, grid, threads, d_words, d_tallies, total)
+                         : by_kind<double, true>(st, p, abs, grid, threads, d_words, d_tallies, total);
   else
-    status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out)
-                         : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, h_tallies, out);
+    status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, total)
+                         : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, total);
   if (status != GQ_SUCCESS)
     return status;
-  // the words and the last launch's tallies (they follow the words in
-  // both buffers): one copy, one wait
-  GQ_CUDA_TRY(cudaMemcpyAsync(h_words, d_words, CHANNELS * WORDS * sizeof *d_words + grid * sizeof *h_tallies,
-                              cudaMemcpyDeviceToHost, st->stream));
+  // the words and the total tally: one copy into pinned memory, one wait
+  GQ_CUDA_TRY(cudaMemcpyAsync(st->h_exact, d_buf, HEAD_BYTES, cudaMemcpyDeviceToHost, st->stream));
   GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
-  for (unsigned b = 0; b < grid; b++)
-    gq_exact_tally_combine(&out->t, &h_tallies[b]);
+  const unsigned long long *h_words = static_cast<const unsigned long long *>(st->h_exact);
+  gq_exact_tally t;
+  memcpy(&t, h_words + CHANNELS * WORDS, sizeof t);
+  gq_exact_tally_combine(&out->t, &t);
   for (int c = 0; c < CHANNELS; c++) {
     for (int k = 0; k < WORDS; k++)
       out->s[c].word[k] = (int64_t)h_words[c * WORDS + k];
@@ -458,23 +505,11 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   const bool small = !forced_blocks && needed < grid;
   if (small)
     grid = (unsigned)needed;
-  unsigned long long *d_words = nullptr, *h_words = nullptr;
-  gq_exact_tally *d_tallies = nullptr, *h_tallies = nullptr;
-  int status = gq::cuda_status(cudaMallocAsync(&d_words, CHANNELS * WORDS * sizeof *d_words + grid * sizeof *d_tallies,
-                                               st->stream),
-                               "cudaMallocAsync(exact scratch)");
-  if (status == GQ_SUCCESS) {
-    d_tallies = reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS);
-    h_words = static_cast<unsigned long long *>(malloc(CHANNELS * WORDS * sizeof *h_words + grid * sizeof *h_tallies));
-    if (!h_words)
-      status = gq_fail(GQ_ENOMEM, "cannot allocate the exact results");
-  }
-  if (status == GQ_SUCCESS) {
-    h_tallies = reinterpret_cast<gq_exact_tally *>(h_words + CHANNELS * WORDS);
-    status = run(st, p, magnitudes != 0, small, out, d_words, d_tallies, h_tallies, h_words, grid, threads);
-  }
-  if (d_words)
-    cudaFreeAsync(d_words, st->stream);
-  free(h_words);
+  if (!st->h_exact)
+    GQ_CUDA_TRY(cudaMallocHost(&st->h_exact, HEAD_BYTES));
+  void *d_buf = nullptr;
+  GQ_CUDA_TRY(cudaMallocAsync(&d_buf, ZEROED_BYTES + grid * sizeof(gq_exact_tally), st->stream));
+  const int status = run(st, p, magnitudes != 0, small, out, d_buf, grid, threads);
+  cudaFreeAsync(d_buf, st->stream);
   return status;
 }
