@@ -48,8 +48,8 @@ unsigned forced_threads; // the forced block size (tests), or 0 for the default
 
 // The channels a kind fills (the host's s[0..]); sum and dot with
 // magnitudes, and stats, keep sum t as P (terms >= 0) and N (terms < 0) in
-// channels 0 and LAST, which the host turns into P + N and P - N
-// (split_channels).
+// channels 0 and the last used, which the host (run) turns into P + N and
+// P - N.
 template <int KIND, bool ABS>
 __host__ __device__ constexpr int used_channels()
 {
