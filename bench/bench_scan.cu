@@ -29,20 +29,15 @@
 //                                    instantiations of the shapes below.
 //                                    Tables last.
 //
-// Variants (each changes one thing against the baseline, the library's
-// kernel as committed before them):
-//   base        256 x 16, block-wide staging, registers left to the compiler
-//               (70 for doubles: three blocks per multiprocessor)
+// Variants (each changes one thing against the baseline; the warp-staged
+// ones of session 8 are in BENCHMARKS.md and history):
+//   base        256 x 16, block-wide staging (lookback_kernel), registers
+//               left to the compiler (70 for doubles: three blocks)
 //   occ4        ... __launch_bounds__(256, 4): 64 registers, four blocks
-//   warp        ... per-warp staging with 16-byte loads and stores
-//               (WarpArraySource/WarpArraySink: no block barrier around the
-//               transposes, half the memory instructions)
-//   warp-occ4   warp staging and four blocks
-//   w128x16-8   warp staging, 128 x 16, eight blocks (64 registers): twice
-//               the tiles, each block's look-back wait hides behind more blocks
-//   w256x8-6    warp staging, 256 x 8, six blocks (40 registers)
-//   w512x8-3    warp staging, 512 x 8, three blocks (40 registers), the
-//               baseline's tile with half the items per thread
+//   block 256x16-4   the same, the shape the cumulative kernel keeps
+//   bulkBxI-M   bulk_lookback_kernel: tiles moved by the bulk-copy engine,
+//               read blocked where they lie (I odd), M blocks
+//   library     the library's array scan (ArrayScanShape)
 // and for the cumulative trapezoid (cumulative_shapes): the same register
 // caps and tiles, g_0/2 subtracted once per thread instead of per point
 // (CumulativeSink::fold_start: a TwoSum less per point, the kernel being
@@ -62,6 +57,7 @@
 
 #include "../kernels/integrands.cuh"
 #include "../kernels/scan/cumulative.cuh"
+#include "../kernels/scan/bulk_scan.cuh"
 #include "../kernels/scan/device_scan.cuh"
 #include "../kernels/scan/scan_policy.cuh"
 #include "../src/gpuquad.h"
@@ -88,7 +84,7 @@ struct State {
 };
 
 // The smallest tile of any variant (sizes the tile states).
-constexpr unsigned long long SMALLEST_TILE = 128 * 16;
+constexpr unsigned long long SMALLEST_TILE = 128 * 16; // the cumulative shapes 128 x 16 and 256 x 8
 
 // The problem of one launch from a zero carry (the bench's carry word:
 // zeroed first, as a chunk of a stream would find it).
@@ -129,6 +125,20 @@ void lookback(State &s, const typename Op::In *x, typename Op::Out *y, unsigned 
   CHECK(cudaGetLastError());
 }
 
+// One look-back scan through the bulk-copy engine (bulk_scan.cuh) at Shp.
+template <class Shp, class Op>
+void bulk(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
+          cudaStream_t stream)
+{
+  ArraySink<Op> sink{};
+  sink.y = y;
+  sink.exclusive = exclusive;
+  const auto p = problem<Op>(s, ArraySource<typename Op::In>{x}, sink, n, Shp::BLOCK * Shp::ITEMS);
+  bulk_lookback_kernel<Op, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS><<<(unsigned)p.tiles, Shp::BLOCK, 0, stream>>>(p);
+  s.counted += p.tiles;
+  CHECK(cudaGetLastError());
+}
+
 // The three-phase scan at the library's shape.
 template <class Op>
 void three_phase(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
@@ -157,19 +167,27 @@ template <class Shp, bool WARP> Method variant(const char *name)
 {
   return Method{name, Shp::BLOCK * Shp::ITEMS, lookback<Shp, WARP, DoubleSum>, lookback<Shp, WARP, Int64Sum>};
 }
+template <class Shp> Method bulk_variant(const char *name)
+{
+  return Method{name, Shp::BLOCK * Shp::ITEMS, bulk<Shp, DoubleSum>, bulk<Shp, Int64Sum>};
+}
 
 std::vector<Method> methods()
 {
   using Lib = ScanShape<DoubleSum>::type;
+  using Bulk = ArrayScanShape<DoubleSum>::type;
   return {
       variant<gq::Shape<256, 16, 0>, false>("base"),
       variant<gq::Shape<256, 16, 4>, false>("occ4"),
-      variant<gq::Shape<256, 16, 0>, true>("warp"),
-      variant<gq::Shape<256, 16, 4>, true>("warp-occ4"),
-      variant<gq::Shape<128, 16, 8>, true>("w128x16-8"),
-      variant<gq::Shape<256, 8, 6>, true>("w256x8-6"),
-      variant<gq::Shape<512, 8, 3>, true>("w512x8-3"),
-      variant<Lib, SCAN_WARP_STAGING>("library"),
+      variant<Lib, false>("block 256x16-4"),
+      bulk_variant<gq::Shape<256, 15, 6>>("bulk256x15-6"),
+      bulk_variant<gq::Shape<256, 17, 6>>("bulk256x17-6"),
+      bulk_variant<gq::Shape<256, 19, 5>>("bulk256x19-5"),
+      bulk_variant<gq::Shape<256, 21, 5>>("bulk256x21-5"),
+      bulk_variant<gq::Shape<256, 23, 4>>("bulk256x23-4"),
+      bulk_variant<gq::Shape<320, 17, 4>>("bulk320x17-4"),
+      bulk_variant<gq::Shape<384, 15, 4>>("bulk384x15-4"),
+      bulk_variant<Bulk>("library"),
       Method{"three-phase", Lib::BLOCK * Lib::ITEMS, three_phase<DoubleSum>, three_phase<Int64Sum>},
   };
 }
@@ -499,9 +517,10 @@ int main(int argc, char **argv)
   cudaStream_t stream;
   cudaEvent_t e0, e1;
   const cudaDeviceProp prop = bench_device(&stream, &e0, &e1);
-  printf("bench_scan %s on %s (%d SMs), library tile %d x %d, %d blocks, %s staging\n", mode, prop.name,
-         prop.multiProcessorCount, ScanShape<DoubleSum>::type::BLOCK, ScanShape<DoubleSum>::type::ITEMS,
-         ScanShape<DoubleSum>::type::MIN_BLOCKS, SCAN_WARP_STAGING ? "warp" : "block");
+  printf("bench_scan %s on %s (%d SMs), library array tile %d x %d (bulk copies), cumulative tile %d x %d, %d blocks\n",
+         mode, prop.name, prop.multiProcessorCount, ArrayScanShape<DoubleSum>::type::BLOCK,
+         ArrayScanShape<DoubleSum>::type::ITEMS, ScanShape<DoubleSum>::type::BLOCK, ScanShape<DoubleSum>::type::ITEMS,
+         ScanShape<DoubleSum>::type::MIN_BLOCKS);
   State s;
   s.init(STATE_TILES);
   const unsigned long long max_n = argc > 3 ? strtoull(argv[3], nullptr, 10) : ~0ull;

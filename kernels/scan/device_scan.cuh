@@ -95,6 +95,37 @@ __device__ __forceinline__ void finish_tile(const ScanProblem<Op, Source, Sink> 
   p.sink.template store<BLOCK, ITEMS>(values, reinterpret_cast<Out *>(s.stage), t.first, t.valid);
 }
 
+// The tile's place in the chain, by the whole block once its total is
+// known: tile 0 publishes its inclusive prefix (from the carry); any other
+// publishes its aggregate, then warp 0 looks back and publishes the
+// inclusive prefix.  Thread 0 leaves the combination of everything before
+// the tile in *prefix (shared memory: the caller's barrier publishes it).
+template <class Op, class Source, class Sink>
+__device__ __forceinline__ void publish_and_look_back(const ScanProblem<Op, Source, Sink> &p, unsigned long long tile,
+                                                      const typename Op::Acc &total, typename Op::Acc *prefix)
+{
+  using Acc = typename Op::Acc;
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      // Read before tile 0 publishes: every later tile, the last included
+      // (which may write carry_out over carry_in), waits for that release.
+      const Acc carry = p.carry_in ? *p.carry_in : Op::zero();
+      *prefix = carry;
+      p.states.publish(0, STATUS_INCLUSIVE, Op::combine(carry, total));
+    }
+  } else {
+    if (threadIdx.x == 0)
+      p.states.publish((int)tile, STATUS_AGGREGATE, total);
+    if (threadIdx.x < 32) {
+      const Acc before = p.states.template look_back<Op>((int)tile);
+      if (threadIdx.x == 0) {
+        p.states.publish((int)tile, STATUS_INCLUSIVE, Op::combine(before, total));
+        *prefix = before;
+      }
+    }
+  }
+}
+
 // One pass.  One tile per block: grid = p.tiles.  MIN_BLOCKS (the policy's)
 // caps the registers so that that many blocks fit on a multiprocessor: the
 // look-back and the scans leave a block's loads idle, so the loads in flight
@@ -116,25 +147,7 @@ __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) lookback_kernel(const ScanP
   const unsigned long long tile = s.tile;
   TileItems<Op, typename Source::Item, ITEMS> t;
   load_and_scan(p, s, tile, t);
-  if (tile == 0) {
-    if (threadIdx.x == 0) {
-      // Read before tile 0 publishes: every later tile, the last included
-      // (which may write carry_out over carry_in), waits for that release.
-      const Acc carry = p.carry_in ? *p.carry_in : Op::zero();
-      s.prefix = carry;
-      p.states.publish(0, STATUS_INCLUSIVE, Op::combine(carry, t.total));
-    }
-  } else {
-    if (threadIdx.x == 0)
-      p.states.publish((int)tile, STATUS_AGGREGATE, t.total);
-    if (threadIdx.x < 32) {
-      const Acc prefix = p.states.template look_back<Op>((int)tile);
-      if (threadIdx.x == 0) {
-        p.states.publish((int)tile, STATUS_INCLUSIVE, Op::combine(prefix, t.total));
-        s.prefix = prefix;
-      }
-    }
-  }
+  publish_and_look_back(p, tile, t.total, &s.prefix);
   __syncthreads();
   const Acc prefix = s.prefix;
   if (tile == p.tiles - 1 && threadIdx.x == 0 && p.carry_out)

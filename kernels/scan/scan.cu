@@ -1,6 +1,6 @@
 // scan.cu — gq_scan on a CUDA context: the tile states a context keeps,
-// and the launches of the one-pass (look-back) and three-phase scans for
-// doubles, floats and 64-bit integers (device_scan.cuh), and CUB's
+// and the launches of the one-pass (look-back, bulk_scan.cuh) and three-phase
+// scans (device_scan.cuh) for doubles, floats and 64-bit integers, and CUB's
 // DeviceScan as the uncompensated baseline.
 #include <algorithm>
 #include <new>
@@ -9,6 +9,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "../cuda_check.cuh"
+#include "bulk_scan.cuh"
 #include "device_scan.cuh"
 #include "scan_state.cuh"
 #include "scan_policy.cuh"
@@ -80,25 +81,40 @@ ScanProblem<Op, Source, Sink> problem(gq_cuda_state *st, Source src, Sink sink, 
   return p;
 }
 
-template <class Op, class Source, class Sink>
-int launch_scan(gq_cuda_state *st, gq_scan_method method, Source src, Sink sink, unsigned long long n)
+// Tiles of `tile` items over n, and tile states for them.
+int reserve_tiles(gq_cuda_state *st, unsigned long long n, int tile, unsigned long long *tiles)
 {
-  using Shape = typename ScanShape<Op>::type;
-  constexpr int TILE = Shape::BLOCK * Shape::ITEMS;
-  const unsigned long long tiles = (n + TILE - 1) / TILE;
-  if (tiles > 0x7fffffffull)
+  *tiles = (n + tile - 1) / tile;
+  if (*tiles > 0x7fffffffull)
     return gq_fail(GQ_EINVAL, "gq_scan: %llu elements are more tiles than one launch holds", n);
-  int status = gq_scan_reserve(st, tiles);
-  if (status != GQ_SUCCESS)
-    return status;
+  return gq_scan_reserve(st, *tiles);
+}
+
+// One pass (bulk_lookback_kernel at ArrayScanShape) or three phases (at
+// ScanShape: block-staged tiles).
+template <class Op>
+int launch_scan(gq_cuda_state *st, gq_scan_method method, ArraySource<typename Op::In> src, ArraySink<Op> sink,
+                unsigned long long n)
+{
+  unsigned long long tiles;
   if (method == GQ_SCAN_LOOKBACK) {
+    using Shape = typename ArrayScanShape<Op>::type;
+    int status = reserve_tiles(st, n, Shape::BLOCK * Shape::ITEMS, &tiles);
+    if (status != GQ_SUCCESS)
+      return status;
     const auto p = problem<Op>(st, src, sink, n, tiles);
-    lookback_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS, Shape::MIN_BLOCKS><<<(unsigned)tiles, Shape::BLOCK, 0, st->stream>>>(p);
+    bulk_lookback_kernel<Op, Shape::BLOCK, Shape::ITEMS, Shape::MIN_BLOCKS><<<(unsigned)tiles, Shape::BLOCK, 0, st->stream>>>(p);
     GQ_CUDA_LAUNCH_CHECK();
     st->scan->counted += tiles;
     return GQ_SUCCESS;
   }
+  using Shape = typename ScanShape<Op>::type;
+  int status = reserve_tiles(st, n, Shape::BLOCK * Shape::ITEMS, &tiles);
+  if (status != GQ_SUCCESS)
+    return status;
   const auto p = problem<Op>(st, src, sink, n, tiles);
+  using Source = ArraySource<typename Op::In>;
+  using Sink = ArraySink<Op>;
   reduce_tiles_kernel<Op, Source, Sink, Shape::BLOCK, Shape::ITEMS><<<(unsigned)tiles, Shape::BLOCK, 0, st->stream>>>(p);
   GQ_CUDA_LAUNCH_CHECK();
   scan_totals_kernel<Op, Source, Sink, TOTALS_BLOCK><<<1, TOTALS_BLOCK, 0, st->stream>>>(p);
@@ -170,16 +186,9 @@ int scan_as(gq_cuda_state *st, const gq_scan_call *c, gq_scan_carry *carry)
   else
     in = (Acc)carry->isum;
   GQ_CUDA_TRY(cudaMemcpyAsync(st->scan->d_carry, &in, sizeof in, cudaMemcpyHostToDevice, st->stream));
-  int status;
-  if constexpr (SCAN_WARP_STAGING && sizeof(typename Op::In) == 8) {
-    WarpArraySource<typename Op::In, 2> src{static_cast<const typename Op::In *>(c->x)};
-    WarpArraySink<Op, 2> sink{{static_cast<typename Op::Out *>(c->y), c->exclusive}};
-    status = launch_scan<Op>(st, c->method, src, sink, c->n);
-  } else {
-    ArraySource<typename Op::In> src{static_cast<const typename Op::In *>(c->x)};
-    ArraySink<Op> sink{static_cast<typename Op::Out *>(c->y), c->exclusive};
-    status = launch_scan<Op>(st, c->method, src, sink, c->n);
-  }
+  ArraySource<typename Op::In> src{static_cast<const typename Op::In *>(c->x)};
+  ArraySink<Op> sink{static_cast<typename Op::Out *>(c->y), c->exclusive};
+  const int status = launch_scan<Op>(st, c->method, src, sink, c->n);
   if (status != GQ_SUCCESS)
     return status;
   Acc out;

@@ -1,14 +1,13 @@
 // scan_policy.cuh — the scans' launch shapes.  A tile is BLOCK x ITEMS
 // items; larger tiles mean fewer look-back steps and tile states, smaller
-// ones more blocks resident to hide them.  Not yet measured on a GPU:
-// 256 x 16 (32 KiB of doubles per tile, 34 KiB of shared memory with the
-// padding: six blocks per H200 multiprocessor) follows CUB's tuning for
-// 8-byte scans on sm_90 (its ScanPolicy: 128-256 threads, 12-16 items).
-// bench/gpu_scan.sh prints what replaces this line.
+// ones more blocks resident to hide them.  Each row names the measurement
+// that chose it (bench_scan time: every variant side by side with CUB and a
+// copy, each verified first).
 #ifndef GQ_SCAN_POLICY_CUH
 #define GQ_SCAN_POLICY_CUH
 
 #include "../engine/policy.cuh"
+#include "scan_ops.cuh"
 
 namespace gq {
 namespace scan {
@@ -22,13 +21,26 @@ namespace scan {
 // (1965-2345 us); CUB 1302, a copy 1008.  The cumulative integral of 10^9
 // points: 6.75 ms, with 4 blocks 6.00, and with g_0/2 once per thread and
 // warp stores too 5.63 ms.
+// Three-phase array scans and the cumulative integral (lookback_kernel).
 template <class Op> struct ScanShape {
   using type = Shape<256, 16, 4>;
 };
-// Array scans stage their tiles per warp (WarpArraySource/WarpArraySink,
-// tile.cuh, 16-byte accesses: no block barrier around the transposes) when
-// true, through the whole block (ArraySource/ArraySink) when false.
-constexpr bool SCAN_WARP_STAGING = false;
+// The one-pass scan of arrays (bulk_lookback_kernel): tiles moved by the
+// bulk-copy engine, BLOCK x ITEMS with ITEMS odd.  H200, 2^28 doubles,
+// bench_scan time 11 (2026-11-24 23:25Z; a copy 1014 us, CUB 1311):
+// 256x15 with 6 blocks 1515 us, 256x17/6 1447, 256x19/5 1455, 256x21/5
+// 1405, 256x23/4 1449, 320x17/4 1499, 384x15/4 1460; the block-staged
+// lookback_kernel at 256x16/4 1695.  The copy alone through the same
+// structure (bench_tiles): 0.96-0.975 of a device copy, so what is left is
+// the scan's per-tile work and look-back, not the data movement.
+template <class Op> struct ArrayScanShape {
+  using type = Shape<256, 21, 5>;
+};
+// Floats: 256 x 21 with the compiler's registers (a cap for 5 or 6 blocks
+// spilled), not timed apart.
+template <> struct ArrayScanShape<FloatSum> {
+  using type = Shape<256, 21, 0>;
+};
 // The cumulative trapezoid subtracts g_0/2 once per thread (1) or once per
 // point (0): CumulativeSink::fold_start.
 constexpr int CUMULATIVE_FOLD_START = 1;
