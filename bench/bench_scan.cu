@@ -41,7 +41,8 @@
 // and for the cumulative trapezoid (cumulative_shapes): the same register
 // caps and tiles, g_0/2 subtracted once per thread instead of per point
 // (CumulativeSink::fold_start: a TwoSum less per point, the kernel being
-// bound by its FP64 work), and warp-staged 16-byte stores (warp_store).
+// bound by its FP64 work), warp-staged 16-byte stores (warp_store) and
+// whole tiles stored by the bulk-copy engine (bulk_store, ITEMS odd).
 //
 // The kernels are launched here with a tile state of the bench's own, as
 // kernels/scan/scan.cu launches them (the library call adds the carry's two
@@ -273,7 +274,7 @@ int verify(State &s, int reps, unsigned long long max_n, const char *only, cudaS
 // The cumulative trapezoid of the built-in circle on [0, 1] (n intervals)
 // at shape Shp, launched as gq_cuda_cumulative launches its NVRTC kernel.
 using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>; // the NVRTC kernel's Map<0>: CUDA's sqrt
-template <class Shp, int FOLD, int WARP_STORE> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
+template <class Shp, int FOLD, int WARP_STORE, int BULK = 0> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
 {
   GridItems<Circle> src{};
   src.a = 0.0;
@@ -289,6 +290,7 @@ template <class Shp, int FOLD, int WARP_STORE> void cumulative(State &s, double 
   sink.count = n + 1;
   sink.fold_start = FOLD;
   sink.warp_store = WARP_STORE;
+  sink.bulk_store = BULK;
   auto p = problem<DoubleSum>(s, src, sink, n + 1, Shp::BLOCK * Shp::ITEMS);
   p.carry_out = nullptr;
   lookback_kernel<DoubleSum, GridItems<Circle>, CumulativeSink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
@@ -312,29 +314,27 @@ __global__ void max_relative_difference(const double *a, const double *b, unsign
   atomicMax(worst, (unsigned long long)__double_as_longlong(fabs(mine)));
 }
 
-struct CumulativeShape {
+struct CumulativeRun {
   const char *name;
   void (*run)(State &, double *, unsigned long long, cudaStream_t);
 };
 
-std::vector<CumulativeShape> cumulative_shapes()
+std::vector<CumulativeRun> cumulative_shapes()
 {
   return {
-      {"256x16 (the library's shape, compiled here)", cumulative<gq::Shape<256, 16, 0>, 0, 0>},
-      {"256x16, 4 blocks", cumulative<gq::Shape<256, 16, 4>, 0, 0>},
-      {"128x16, 8 blocks", cumulative<gq::Shape<128, 16, 8>, 0, 0>},
-      {"256x8, 6 blocks", cumulative<gq::Shape<256, 8, 6>, 0, 0>},
-      {"256x16, g_0/2 once per thread", cumulative<gq::Shape<256, 16, 0>, 1, 0>},
-      {"256x16, warp-staged 16-byte stores", cumulative<gq::Shape<256, 16, 0>, 0, 1>},
-      {"256x16, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 0>, 1, 1>},
-      {"256x16, 4 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<256, 16, 4>, 1, 1>},
-      {"128x16, 8 blocks, g_0/2 once per thread, warp stores", cumulative<gq::Shape<128, 16, 8>, 1, 1>},
+      {"256x16, 4 blocks, g_0/2 once per thread, warp stores (the library before)", cumulative<gq::Shape<256, 16, 4>, 1, 1>},
+      {"256x15, 4 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 15, 4>, 1, 1, 1>},
+      {"256x17, 4 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 17, 4>, 1, 1, 1>},
+      {"256x17, 5 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 17, 5>, 1, 1, 1>},
+      {"256x19, 4 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 19, 4>, 1, 1, 1>},
+      {"256x21, 3 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 21, 3>, 1, 1, 1>},
+      {"256x17, 4 blocks, g_0/2 once per thread, block stores", cumulative<gq::Shape<256, 17, 4>, 1, 0, 0>},
   };
 }
 
 // Shape k's cumulative trapezoid of n intervals into mine, every value
 // compared with the library's (lib) on the device; prints and returns ok.
-bool check_cumulative(State &s, const CumulativeShape &k, const double *lib, double *mine, unsigned long long n,
+bool check_cumulative(State &s, const CumulativeRun &k, const double *lib, double *mine, unsigned long long n,
                       unsigned long long *d_worst, cudaStream_t stream)
 {
   CHECK(cudaMemsetAsync(mine, 0xff, (n + 1) * 8, stream));
@@ -357,6 +357,7 @@ bool check_cumulative(State &s, const CumulativeShape &k, const double *lib, dou
 // (and a message) on an error.
 bool library_cumulative(gq_context *ctx, unsigned long long n, double *out, double *ms)
 {
+  CHECK(cudaMemset(out, 0xff, (n + 1) * 8)); // poisoned: an unwritten value compares as NaN
   if (gq_cumulative_integral(ctx, gq_integrand_builtin("circle"), 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, ms) !=
       GQ_SUCCESS) {
     fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
@@ -381,7 +382,7 @@ int verify_cumulative(State &s, unsigned long long n, cudaStream_t stream)
   CHECK(cudaMalloc(&d_worst, 8));
   int failures = !library_cumulative(ctx, n, lib, &ms);
   if (!failures)
-    for (const CumulativeShape &k : cumulative_shapes())
+    for (const CumulativeRun &k : cumulative_shapes())
       failures += !check_cumulative(s, k, lib, mine, n, d_worst, stream);
   cudaFree(lib);
   cudaFree(mine);
@@ -480,7 +481,7 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   unsigned long long *d_worst;
   CHECK(cudaMalloc(&mine, (n + 1) * 8));
   CHECK(cudaMalloc(&d_worst, 8));
-  for (const CumulativeShape &k : cumulative_shapes()) {
+  for (const CumulativeRun &k : cumulative_shapes()) {
     failures += !check_cumulative(s, k, out, mine, n, d_worst, stream);
     cum_shapes.push_back(event_time(stream, e0, e1, 2, reps, [&] { k.run(s, mine, n, stream); }));
   }
@@ -501,7 +502,7 @@ int time_all(State &s, int reps, cudaStream_t stream, cudaEvent_t e0, cudaEvent_
   printf("cumulative trapezoid of circle, 10^9 points into device memory, library (NVRTC): %.3f ms median "
          "(p10 %.3f, p90 %.3f); F(1) = %.17g\n",
          c.median * 1e-3, c.p10 * 1e-3, c.p90 * 1e-3, last);
-  const std::vector<CumulativeShape> shapes = cumulative_shapes();
+  const std::vector<CumulativeRun> shapes = cumulative_shapes();
   for (size_t k = 0; k < shapes.size(); k++)
     printf("cumulative trapezoid of circle, 10^9 points, %s: %.3f ms median (p10 %.3f, p90 %.3f)\n", shapes[k].name,
            cum_shapes[k].median * 1e-3, cum_shapes[k].p10 * 1e-3, cum_shapes[k].p90 * 1e-3);
@@ -519,8 +520,8 @@ int main(int argc, char **argv)
   const cudaDeviceProp prop = bench_device(&stream, &e0, &e1);
   printf("bench_scan %s on %s (%d SMs), library array tile %d x %d (bulk copies), cumulative tile %d x %d, %d blocks\n",
          mode, prop.name, prop.multiProcessorCount, ArrayScanShape<DoubleSum>::type::BLOCK,
-         ArrayScanShape<DoubleSum>::type::ITEMS, ScanShape<DoubleSum>::type::BLOCK, ScanShape<DoubleSum>::type::ITEMS,
-         ScanShape<DoubleSum>::type::MIN_BLOCKS);
+         ArrayScanShape<DoubleSum>::type::ITEMS, CumulativeShape::type::BLOCK, CumulativeShape::type::ITEMS,
+         CumulativeShape::type::MIN_BLOCKS);
   State s;
   s.init(STATE_TILES);
   const unsigned long long max_n = argc > 3 ? strtoull(argv[3], nullptr, 10) : ~0ull;

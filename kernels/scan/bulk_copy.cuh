@@ -98,6 +98,12 @@ __device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned 
 #endif
 }
 
+// Whether p may be a bulk copy's global address (and this build has the engine).
+template <class T> __device__ __forceinline__ bool bulk_aligned(const T *p)
+{
+  return GQ_BULK_COPY && (reinterpret_cast<unsigned long long>(p) & 15) == 0;
+}
+
 } // namespace scan
 } // namespace gq
 #endif

@@ -40,11 +40,6 @@ template <class Op, int BLOCK, int ITEMS> struct BulkTileStorage {
   unsigned long long bar; // the load's mbarrier
 };
 
-template <class T> __device__ __forceinline__ bool bulk_aligned(const T *p)
-{
-  return GQ_BULK_COPY && (reinterpret_cast<unsigned long long>(p) & 15) == 0;
-}
-
 template <class Op> using ArrayProblem = ScanProblem<Op, ArraySource<typename Op::In>, ArraySink<Op>>;
 
 template <class Op, int BLOCK, int ITEMS, int MIN_BLOCKS = 0>

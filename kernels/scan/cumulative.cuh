@@ -21,6 +21,7 @@
 #ifndef GQ_SCAN_CUMULATIVE_CUH
 #define GQ_SCAN_CUMULATIVE_CUH
 
+#include "bulk_copy.cuh"
 #include "device_scan.cuh"
 
 namespace gq {
@@ -93,8 +94,14 @@ struct CumulativeSink {
   // only its compensation rounds, so the bound is the same (one more term).
   int fold_start;
   // Every value (every = 1): 1 stages the results per warp and stores 16
-  // bytes at a time (WarpArraySink: no block barrier), 0 through the block.
+  // bytes at a time (WarpArraySink: no block barrier; ITEMS even), 0 through
+  // the block.
   int warp_store;
+  // ... and 1 has the bulk-copy engine store a whole tile (ITEMS odd, out
+  // 16-byte aligned, sm_90): each thread writes its run where it lies in the
+  // stage (no padding, no transpose, no bank conflicts), one thread issues
+  // the copy; other tiles take the path above.
+  int bulk_store;
 
   template <class Acc> __device__ __forceinline__ Acc thread_start(Acc running, double g0) const
   {
@@ -121,7 +128,20 @@ struct CumulativeSink {
     if (mine == 0)
       values[0] = 0.0; // F_0 exactly, whatever g_0 is
     if (every == 1) { // every value: staged, coalesced as an array's
-      if (warp_store)
+      if constexpr (ITEMS % 2 == 1) {
+        if (bulk_store && valid == BLOCK * ITEMS && bulk_aligned(out)) {
+          double *run = stage + threadIdx.x * ITEMS;
+#pragma unroll
+          for (int k = 0; k < ITEMS; k++)
+            run[k] = values[k];
+          bulk_fence_writes();
+          __syncthreads();
+          if (threadIdx.x == 0)
+            ::gq::scan::bulk_store(out + first, stage, BLOCK * ITEMS * (unsigned)sizeof(double));
+          return;
+        }
+      }
+      if (warp_store && ITEMS % 2 == 0) // whole 16-byte pairs a thread
         WarpArraySink<DoubleSum, 2>{{out, 0}}.template store<BLOCK, ITEMS>(values, stage, first, valid);
       else
         ArraySink<DoubleSum>{out, 0}.template store<BLOCK, ITEMS>(values, stage, first, valid);

@@ -25,7 +25,7 @@ using namespace gq::scan;
 // The host's stand-in for the module's Map<0>: the problem's layout does not
 // depend on the map (GridItems holds none).
 struct HostMap {};
-using Shape = ScanShape<DoubleSum>::type;
+using Shape = CumulativeShape::type;
 using Problem = ScanProblem<DoubleSum, GridItems<HostMap>, CumulativeSink>;
 static_assert(sizeof(SimpsonItems<HostMap>) == sizeof(GridItems<HostMap>), "one problem layout for both rules");
 
@@ -91,6 +91,7 @@ extern "C" int gq_cuda_cumulative(gq_cuda_state *st, const gq_cumulative_call *c
   p.sink.every = c->every;
   p.sink.fold_start = CUMULATIVE_FOLD_START;
   p.sink.warp_store = CUMULATIVE_WARP_STORE;
+  p.sink.bulk_store = CUMULATIVE_BULK_STORE;
   p.sink.count = gq_cumulative_count(c->n, c->every);
   p.sink.offset = c->first;
   p.sink.out_base = c->first / c->every;

@@ -51,7 +51,7 @@ template <int TILE> __device__ __forceinline__ int tile_valid(unsigned long long
 
 // The shared memory of one tile.
 template <class Op, class Item, int BLOCK, int ITEMS> struct TileStorage {
-  Item stage[Staging<Item, BLOCK, ITEMS>::SIZE];
+  alignas(16) Item stage[Staging<Item, BLOCK, ITEMS>::SIZE]; // 16: a bulk store's source (cumulative.cuh)
   typename BlockScan<Op, BLOCK>::Storage scan;
   typename Op::Acc prefix;
   unsigned long long tile;

@@ -21,8 +21,18 @@ namespace scan {
 // (1965-2345 us); CUB 1302, a copy 1008.  The cumulative integral of 10^9
 // points: 6.75 ms, with 4 blocks 6.00, and with g_0/2 once per thread and
 // warp stores too 5.63 ms.
-// Three-phase array scans and the cumulative integral (lookback_kernel).
+// Three-phase array scans (ITEMS even: the staging's padding, tile.cuh).
 template <class Op> struct ScanShape {
+  using type = Shape<256, 16, 4>;
+};
+// The cumulative integral (lookback_kernel over the grid, CumulativeSink).
+// H200, 10^9 points (2026-11-24 23:55Z, bench_scan's own nvcc builds):
+// 256x16/4 with warp stores 5.60 ms; with bulk stores (ITEMS odd) 256x15/4
+// 5.63, 256x17/4 5.38, 256x19/4 5.19, 256x21/3 5.53, 256x17/5 6.32, and
+// 256x17/4 through the block 5.78.  The library's NVRTC module at 256x17/4
+// took 7.09 ms in the same run (its build differs: not yet looked into), so
+// the library keeps 256x16/4 (5.60 ms there too).
+struct CumulativeShape {
   using type = Shape<256, 16, 4>;
 };
 // The one-pass scan of arrays (bulk_lookback_kernel): tiles moved by the
@@ -47,6 +57,9 @@ constexpr int CUMULATIVE_FOLD_START = 1;
 // ... and stores every value through warp staging, 16 bytes at a time (1),
 // or through the block (0): CumulativeSink::warp_store.
 constexpr int CUMULATIVE_WARP_STORE = 1;
+// ... and whole tiles through the bulk-copy engine (1; ScanShape's ITEMS odd):
+// CumulativeSink::bulk_store.
+constexpr int CUMULATIVE_BULK_STORE = 1;
 // The second phase of three: one block over the tiles' totals.
 constexpr int TOTALS_BLOCK = 1024;
 
