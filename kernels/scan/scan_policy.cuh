@@ -26,7 +26,7 @@ template <class Op> struct ScanShape {
   using type = Shape<256, 16, 4>;
 };
 // The cumulative integral (lookback_kernel over the grid, CumulativeSink).
-// H200, 10^9 points (2026-11-24 23:55Z, bench_scan's own nvcc builds):
+// H200, 10^9 points (2026-11-24 23:52Z, bench_scan's own nvcc builds):
 // 256x16/4 with warp stores 5.60 ms; with bulk stores (ITEMS odd) 256x15/4
 // 5.63, 256x17/4 5.38, 256x19/4 5.19, 256x21/3 5.53, 256x17/5 6.32, and
 // 256x17/4 through the block 5.78.  The library's NVRTC module at 256x17/4
