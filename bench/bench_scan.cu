@@ -328,6 +328,7 @@ std::vector<CumulativeRun> cumulative_shapes()
       {"256x17, 5 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 17, 5>, 1, 1, 1>},
       {"256x19, 4 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 19, 4>, 1, 1, 1>},
       {"256x21, 3 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 21, 3>, 1, 1, 1>},
+      {"256x19, 3 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 19, 3>, 1, 1, 1>},
       {"256x17, 4 blocks, g_0/2 once per thread, block stores", cumulative<gq::Shape<256, 17, 4>, 1, 0, 0>},
   };
 }
