@@ -34,7 +34,6 @@
 //   base        256 x 16, block-wide staging (lookback_kernel), registers
 //               left to the compiler (70 for doubles: three blocks)
 //   occ4        ... __launch_bounds__(256, 4): 64 registers, four blocks
-//   block 256x16-4   the same, the shape the cumulative kernel keeps
 //   bulkBxI-M   bulk_lookback_kernel: tiles moved by the bulk-copy engine,
 //               read blocked where they lie (I odd), M blocks
 //   library     the library's array scan (ArrayScanShape)
@@ -108,14 +107,13 @@ ScanProblem<Op, Source, Sink> problem(State &s, Source src, Sink sink, unsigned 
   return p;
 }
 
-// One look-back scan of x into y at shape Shp, staged by the block or by warps.
-template <class Shp, bool WARP, class Op>
+// One block-staged look-back scan (lookback_kernel) of x into y at shape Shp.
+template <class Shp, class Op>
 void lookback(State &s, const typename Op::In *x, typename Op::Out *y, unsigned long long n, int exclusive,
               cudaStream_t stream)
 {
-  using In = typename Op::In;
-  using Source = typename std::conditional<WARP, WarpArraySource<In, 2>, ArraySource<In>>::type;
-  using Sink = typename std::conditional<WARP, WarpArraySink<Op, 2>, ArraySink<Op>>::type;
+  using Source = ArraySource<typename Op::In>;
+  using Sink = ArraySink<Op>;
   Sink sink{};
   sink.y = y;
   sink.exclusive = exclusive;
@@ -164,9 +162,9 @@ struct Method {
   void (*i64)(State &, const long long *, long long *, unsigned long long, int, cudaStream_t);
 };
 
-template <class Shp, bool WARP> Method variant(const char *name)
+template <class Shp> Method variant(const char *name)
 {
-  return Method{name, Shp::BLOCK * Shp::ITEMS, lookback<Shp, WARP, DoubleSum>, lookback<Shp, WARP, Int64Sum>};
+  return Method{name, Shp::BLOCK * Shp::ITEMS, lookback<Shp, DoubleSum>, lookback<Shp, Int64Sum>};
 }
 template <class Shp> Method bulk_variant(const char *name)
 {
@@ -175,12 +173,10 @@ template <class Shp> Method bulk_variant(const char *name)
 
 std::vector<Method> methods()
 {
-  using Lib = ScanShape<DoubleSum>::type;
   using Bulk = ArrayScanShape<DoubleSum>::type;
   return {
-      variant<gq::Shape<256, 16, 0>, false>("base"),
-      variant<gq::Shape<256, 16, 4>, false>("occ4"),
-      variant<Lib, false>("block 256x16-4"),
+      variant<gq::Shape<256, 16, 0>>("base"),
+      variant<gq::Shape<256, 16, 4>>("occ4"),
       bulk_variant<gq::Shape<256, 15, 6>>("bulk256x15-6"),
       bulk_variant<gq::Shape<256, 17, 6>>("bulk256x17-6"),
       bulk_variant<gq::Shape<256, 19, 5>>("bulk256x19-5"),
@@ -189,7 +185,8 @@ std::vector<Method> methods()
       bulk_variant<gq::Shape<320, 17, 4>>("bulk320x17-4"),
       bulk_variant<gq::Shape<384, 15, 4>>("bulk384x15-4"),
       bulk_variant<Bulk>("library"),
-      Method{"three-phase", Lib::BLOCK * Lib::ITEMS, three_phase<DoubleSum>, three_phase<Int64Sum>},
+      Method{"three-phase", ScanShape<DoubleSum>::type::BLOCK * ScanShape<DoubleSum>::type::ITEMS,
+             three_phase<DoubleSum>, three_phase<Int64Sum>},
   };
 }
 

@@ -103,54 +103,18 @@ template <class Op> struct ArraySink {
   }
 };
 
-// The same tile through warp-private staging (CUB's BLOCK_LOAD_WARP_TRANSPOSE):
-// warp w owns the tile's items w 32 ITEMS .. (w + 1) 32 ITEMS - 1, which are
-// exactly the blocked items of its own threads, so the transposes need
-// __syncwarp only and no block barrier: a warp that has its items starts its
-// scan while others still load.  The staging layout (and so its padding) is
-// ArraySource's: pad(i) of a warp-local index stays inside the warp's run.
-// VEC = 2 moves 16 bytes per access where x (or y) is 16-byte aligned (a tile
-// starts at an even item), halving the load and store instructions; an
-// unaligned pointer takes the 8-byte path, chosen per call.
+// The results through warp-private staging (CUB's BLOCK_STORE_WARP_TRANSPOSE):
+// warp w's blocked results are the tile's items w 32 ITEMS .. (w + 1) 32
+// ITEMS - 1, so the transpose needs __syncwarp only and no block barrier.
+// The staging layout (and so its padding) is ArraySink's: pad(i) of a
+// warp-local index stays inside the warp's run.  VEC = 2 moves 16 bytes per
+// access where y is 16-byte aligned (a tile starts at an even item; ITEMS
+// even), halving the store instructions; an unaligned pointer takes the
+// 8-byte path, chosen per call.  (The matching loads, WarpArraySource, were
+// slower than the block's for array scans on the H200 and are in history.)
 // Two 8-byte items as one 16-byte access (the bits moved as they are).
 template <class T> struct alignas(16) Pair {
   T lo, hi;
-};
-
-template <class T, int VEC> struct WarpArraySource {
-  static_assert(VEC == 1 || (VEC == 2 && sizeof(T) == 8), "16-byte vectors of 8-byte items");
-  using Item = T;
-  const T *x;
-  template <int BLOCK, int ITEMS>
-  __device__ __forceinline__ void load(T (&items)[ITEMS], T *stage, unsigned long long first, int valid) const
-  {
-    using S = Staging<T, BLOCK, ITEMS>;
-    static_assert(ITEMS % VEC == 0, "whole vectors per thread");
-    const int lane = threadIdx.x & 31;
-    const int run = ((int)threadIdx.x >> 5) * 32 * ITEMS; // the warp's first item in the tile
-    const T *base = x + first + run;
-    const int left = valid - run;                         // items of the warp's run that exist
-    if (VEC == 2 && (reinterpret_cast<unsigned long long>(x) & 15) == 0) {
-      const Pair<T> *base2 = reinterpret_cast<const Pair<T> *>(base);
-#pragma unroll
-      for (int k = 0; k < ITEMS / 2; k++) {
-        const int i = 2 * (k * 32 + lane); // even: both halves in one padded run of ITEMS
-        Pair<T> v{T(0), T(0)};
-        if (i + 1 < left)
-          v = base2[k * 32 + lane];
-        else if (i < left)
-          v.lo = base[i];
-        stage[S::pad(run + i)] = v.lo;
-        stage[S::pad(run + i + 1)] = v.hi;
-      }
-    } else {
-      S::template stage_striped<32>(stage, x + first, run, lane, valid);
-    }
-    __syncwarp();
-    S::read_blocked(items, stage);
-    __syncwarp(); // the run is written again by the store
-  }
-  __device__ __forceinline__ T at_start() const { return T(0); }
 };
 
 template <class Op, int VEC> struct WarpArraySink : ArraySink<Op> {
