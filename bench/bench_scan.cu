@@ -84,7 +84,7 @@ struct State {
 };
 
 // The smallest tile of any variant (sizes the tile states).
-constexpr unsigned long long SMALLEST_TILE = 128 * 16; // the cumulative shapes 128 x 16 and 256 x 8
+constexpr unsigned long long SMALLEST_TILE = 256 * 15; // bulk256x15-6 and the cumulative 256 x 15
 
 // The problem of one launch from a zero carry (the bench's carry word:
 // zeroed first, as a chunk of a stream would find it).

@@ -412,14 +412,14 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid
   }
 }
 
-// The launches and the copies, with the scratch allocated on the stream.
 // The device buffer of a reduction: the words (CHANNELS x WORDS), the total
 // tally, the ticket (zeroed together before the launches), then one tally
 // per block; the context's pinned buffer takes the words and the total.
 constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
 constexpr size_t ZEROED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
 
-// small: the grid is smaller than the device holds (a small array): the
+// The launches into d_buf (allocated on the stream by the caller) and the
+// copy back.  small: the grid is smaller than the device holds (a small array): the
 // kernel compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills
 // cost a short launch more than its occupancy gains (one-shot sum of 2^20:
 // 32.7 us uncapped, 39.8 capped at 4 blocks).

@@ -12,7 +12,7 @@
 //
 // Requirements (PTX ISA, cp.async.bulk): global and shared addresses 16-byte
 // aligned, a size that is a multiple of 16.  The callers check the global
-// side per launch and fall back to per-thread accesses.
+// side per tile (bulk_aligned) and fall back to per-thread accesses.
 //
 // Memory ordering:
 //   load:  the copy is done by the async proxy and counted against the

@@ -12,7 +12,7 @@
 //            writes each result over its item;
 // and one thread has the engine copy the tile's results out.  The same
 // compensated pairs in the same order as lookback_kernel: the results are
-// those of the library's look-back scan at this tile shape, to the bit.
+// lookback_kernel's at the same tile shape, to the bit.
 //
 // ITEMS is odd: thread t's run starts t ITEMS items into the tile, so the
 // runs of a warp's lanes start in distinct banks (2 ITEMS words apart for

@@ -59,8 +59,8 @@ constexpr int CUMULATIVE_FOLD_START = 1;
 // ... and stores every value through warp staging, 16 bytes at a time (1),
 // or through the block (0): CumulativeSink::warp_store.
 constexpr int CUMULATIVE_WARP_STORE = 1;
-// ... and whole tiles through the bulk-copy engine (1; ScanShape's ITEMS odd):
-// CumulativeSink::bulk_store.
+// ... and whole tiles through the bulk-copy engine (1; takes effect where
+// CumulativeShape's ITEMS is odd, bench_scan's variants): CumulativeSink::bulk_store.
 constexpr int CUMULATIVE_BULK_STORE = 1;
 // The second phase of three: one block over the tiles' totals.
 constexpr int TOTALS_BLOCK = 1024;
