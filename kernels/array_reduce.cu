@@ -16,7 +16,6 @@
 //   streamed chunks (gq_cuda_array_enqueue, from stream.cu): the full
 //     accumulator into device slot 0 or 1.
 #include <cstdint>
-#include <atomic>
 #include <cstring>
 
 #include "array_reduce.cuh"
@@ -24,6 +23,7 @@
 #include "engine/array_source.cuh"
 #include "engine/kernel.cuh"
 #include "engine/launch.cuh"
+#include "host_spin.cuh"
 #include "../src/lib/reduce_acc.h"
 
 namespace {
@@ -113,26 +113,6 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, const 
   });
 }
 
-// Spin until done() holds, asking the stream now and then so that a kernel
-// that failed cannot hang the host.
-template <class Done> int spin(gq_cuda_state *st, Done done)
-{
-  for (unsigned k = 1; !done(); k++) {
-    if (k % 65536 == 0) {
-      const cudaError_t e = cudaStreamQuery(st->stream);
-      if (e == cudaSuccess) {
-        if (!done())
-          return gq_fail(GQ_ECUDA, "data reduction: the kernel finished without its result");
-        break;
-      }
-      if (e != cudaErrorNotReady)
-        return gq::cuda_status(e, "data reduction kernel");
-    }
-  }
-  std::atomic_thread_fence(std::memory_order_acquire);
-  return GQ_SUCCESS;
-}
-
 } // namespace
 
 int gq_cuda_array_enqueue(gq_cuda_state *st, const gq_array_reduce *p, cudaStream_t stream, int k)
@@ -172,7 +152,7 @@ extern "C" int gq_cuda_array_finish(gq_cuda_state *st, const gq_array_reduce *p,
   int status = run(st, p, st->stream, Target{gq_result_slot(st, GQ_SLOT_CALL), st->d_mapped,
                                              gq::Completion{nullptr, nullptr}}, LITE);
   if (status == GQ_SUCCESS)
-    status = spin(st, [&] {
+    status = gq::spin(st, [&] {
       for (int k = 0; k < words; k++)
         if (w[k] == GQ_POISON)
           return false;
@@ -197,7 +177,7 @@ extern "C" int gq_cuda_array_reduce(gq_cuda_state *st, const gq_array_reduce *p,
       return status;
     st->ticket = ticket; // the kernel counts it on the device
     const volatile unsigned long long *done = st->h_done;
-    const int spun = spin(st, [&] { return *done == ticket; });
+    const int spun = gq::spin(st, [&] { return *done == ticket; });
     if (spun != GQ_SUCCESS)
       return spun;
     memcpy(out, st->h_mapped, size);

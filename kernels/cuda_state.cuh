@@ -60,8 +60,16 @@ struct gq_cuda_state {
   size_t tables_bytes;                 //   grown on demand and kept
   gq_scan_state *scan;                 // NULL until the first scan
   gq_store_cache *adaptive_store;      // NULL until the first adaptive integral closes
-  void *h_exact;                       // pinned: a deterministic array reduction's words and
-                                       //   tally (exact_reduce.cu), NULL until the first
+  // A deterministic array reduction's buffers (exact_reduce.cu), NULL until
+  // the first: on the device the grid's words, total tally and ticket, left
+  // zeroed by each reduction's last block, then one tally per block (room
+  // for exact_blocks); in pinned mapped memory the words and tally that last
+  // block exports, then the word it writes last (exact_seq, counted here).
+  void *d_exact;
+  unsigned exact_blocks;
+  int exact_dirty;                     // a failed reduction may have left the head unzeroed
+  void *h_exact, *h_exact_dev;         // mapped: host and device addresses
+  unsigned long long exact_seq;
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -80,6 +80,7 @@ extern "C" void gq_cuda_close(gq_cuda_state *st)
   if (st->d_result) cudaFree(st->d_result);
   if (st->h_result) cudaFreeHost(st->h_result);
   if (st->h_exact) cudaFreeHost(st->h_exact);
+  if (st->d_exact) cudaFree(st->d_exact);
   if (st->h_mapped) cudaFreeHost(st->h_mapped);
   if (st->h_done) cudaFreeHost(st->h_done);
   if (st->d_seq) cudaFree(st->d_seq);

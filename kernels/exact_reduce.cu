@@ -5,18 +5,23 @@
 // shared memory (engine/exact_accumulator.cuh); a warp's expansions are
 // merged into one lane's before it flushes them; the block adds its words
 // to the grid's with one atomic each, and its tally (counts, extremes) to
-// its slot, which the grid's last block merges into one.  The host reads
-// the words and that tally into pinned memory and finishes them with the
-// CPU backend's code (exact_acc.h), so a CUDA context gives the CPU
-// context's bits.
+// its slot, which the grid's last block merges into one.  The last block
+// of a reduction's last launch writes the words and that tally into the
+// context's mapped host memory, zeroing the device's words for the next
+// reduction (nothing is zeroed, allocated or copied per call), then a
+// sequence word the host spins on; the host finishes them with the CPU
+// backend's code (exact_acc.h), so a CUDA context gives the CPU context's
+// bits.
 #include <cstdint>
 #include <cstdlib>
 
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
 #include "engine/exact_accumulator.cuh"
+#include "engine/exact_deposit.cuh"
 #include "grid.cuh" // exact_forced_blocks
 #include "engine/launch.cuh"
+#include "host_spin.cuh"
 #include "../src/lib/exact.h"
 
 namespace {
@@ -43,13 +48,19 @@ constexpr uint64_t UNCARRIED_ADDS = 1ull << 30;
 #ifndef GQ_EXACT_MIN_BLOCKS
 #define GQ_EXACT_MIN_BLOCKS 4
 #endif
+// Stats' levels, their snapshot for a whole tile, extremes and loads take
+// 120 registers: 2 blocks, no spills (H200, 2^28 doubles: 1261 us; at 3
+// blocks, 80 registers and spills, 1269-1276 us).
+#ifndef GQ_EXACT_STATS_MIN_BLOCKS
+#define GQ_EXACT_STATS_MIN_BLOCKS 2
+#endif
 
 unsigned forced_threads; // the forced block size (tests), or 0 for the default
 
 // The channels a kind fills (the host's s[0..]); sum and dot with
-// magnitudes, and stats, keep sum t as P (terms >= 0) and N (terms < 0) in
-// channels 0 and the last used, which the host (run) turns into P + N and
-// P - N.
+// magnitudes keep sum t as P (terms >= 0) and N (terms < 0) in channels 0
+// and 1, which the host (run) turns into P + N and P - N.  Stats fills
+// exact_acc.h's channels as they are (sum x, sum x^2, sum |x|).
 template <int KIND, bool ABS>
 __host__ __device__ constexpr int used_channels()
 {
@@ -58,7 +69,7 @@ __host__ __device__ constexpr int used_channels()
 template <int KIND, bool ABS>
 __host__ __device__ constexpr bool split()
 {
-  return KIND == GQ_REDUCE_STATS || ((KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_DOT) && ABS);
+  return (KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_DOT) && ABS;
 }
 // loads in flight per thread and tile: 64 bytes
 template <int KIND>
@@ -67,8 +78,10 @@ __host__ __device__ constexpr int items()
   return KIND == GQ_REDUCE_DOT || KIND == GQ_REDUCE_RMS ? 4 : 8;
 }
 // word adds per element and channel at most (rms: three products of two
-// halves), for the carry decision
+// halves), for the carry decision; and per thread, beyond those, the stats
+// levels' flushes (4 levels a channel, each span and each reanchor)
 constexpr uint64_t ADDS_PER_ELEMENT = 6;
+constexpr uint64_t FLUSH_ADDS_PER_THREAD = 4 * (gq::DEPOSIT_REANCHORS + 2);
 
 template <class T>
 __device__ __forceinline__ double element(const T *v, uint64_t i)
@@ -93,11 +106,71 @@ __device__ __forceinline__ gq_exact_tally shuffle_down(const gq_exact_tally &t, 
   return o;
 }
 
+// The block's non-finite elements, counted with their first indices by
+// the rare path's shared-memory atomics: the hot loop then carries none of
+// those fields (constant in the threads' tallies, so in no register), and
+// a thread's finite count is what it took; block_tally subtracts these.
+struct Rare {
+  unsigned long long nan, posinf, neginf;
+  unsigned long long first_nan, first_posinf, first_neginf;
+  __device__ void zero()
+  {
+    nan = posinf = neginf = 0;
+    first_nan = first_posinf = first_neginf = GQ_NO_INDEX;
+  }
+  // as gq_exact_tally_nonfinite
+  __device__ void nonfinite(double t, uint64_t i)
+  {
+    if (t != t) {
+      atomicAdd(&nan, 1ull);
+      atomicMin(&first_nan, (unsigned long long)i);
+    } else if (t > 0) {
+      atomicAdd(&posinf, 1ull);
+      atomicMin(&first_posinf, (unsigned long long)i);
+    } else {
+      atomicAdd(&neginf, 1ull);
+      atomicMin(&first_neginf, (unsigned long long)i);
+    }
+  }
+  // as gq_exact_tally_rms_nonfinite: NaN where a - b or a is, else Inf
+  __device__ void rms_nonfinite(double a, double b)
+  {
+    const double d = a - b;
+    atomicAdd(d != d || a != a ? &nan : &posinf, 1ull);
+  }
+  __device__ void into(gq_exact_tally *t) const
+  {
+    t->n -= nan + posinf + neginf;
+    t->nan_count += nan;
+    t->posinf_count += posinf;
+    t->neginf_count += neginf;
+    t->first_nan = gq_index_min_(t->first_nan, first_nan);
+    t->first_posinf = gq_index_min_(t->first_posinf, first_posinf);
+    t->first_neginf = gq_index_min_(t->first_neginf, first_neginf);
+  }
+};
+
+// A finite value into a thread's extremes.  A thread takes its elements in
+// increasing index order, so a strict comparison keeps the first
+// occurrence, as the merge's tie rule does (gq_exact_tally_extremes).
+__device__ __forceinline__ void extremes_in_order(gq_exact_tally &t, double a, uint64_t i)
+{
+  if (a < t.min) {
+    t.min = a;
+    t.argmin = i;
+  }
+  if (a > t.max) {
+    t.max = a;
+    t.argmax = i;
+  }
+}
+
 // The block's tallies merged (the merge is order-free: counts add, ties go
 // to the smaller index): a shuffle tree per warp, then thread 0 over the
-// warps.  Its barrier also orders the threads' flushes into the words
+// warps, and the block's rare tally if there is one.  Its barrier also
+// orders the threads' flushes into the words, and their rare atomics,
 // before the block carries and adds them.
-__device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
+__device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out, const Rare *rare = nullptr)
 {
   __shared__ gq_exact_tally warps[EXACT_BLOCK / 32];
   const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32, lane = threadIdx.x % 32;
@@ -114,6 +187,8 @@ __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
   if (threadIdx.x == 0) {
     for (unsigned w = 1; w < (blockDim.x + 31) / 32; w++)
       gq_exact_tally_combine(&t, &warps[w]);
+    if (rare)
+      rare->into(&t);
     *out = t;
   }
 }
@@ -121,14 +196,41 @@ __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out)
 // Where the grid's tallies end: the last block to finish (a ticket) merges
 // every block's into *tally — written by a launch's first slice, merged into
 // by the next ones — and puts the ticket back to 0 for the next launch.  So
-// one tally comes back, not one per block.
+// one tally comes back, not one per block.  In a reduction's last launch it
+// exports the result instead (export_result).
 struct Total {
   gq_exact_tally *tally;
   unsigned long long *ticket;
-  int first; // the first launch of a reduction
+  int first, last;              // the first and last launches of a reduction
+  unsigned long long *mapped;   // the context's mapped words, tally, sequence word
+  unsigned long long seq;       // what the sequence word becomes
 };
 
-__device__ void last_block_total(const gq_exact_tally *d_tallies, const Total &total)
+// The grid's words and total tally into mapped host memory, the words
+// zeroed for the next reduction (every block's atomics are done: each
+// came before its block's ticket), then the sequence word, after a
+// system-scope fence, so that a host that sees it sees the rest.
+template <int USED>
+__device__ void export_result(unsigned long long *d_words, const gq_exact_tally &merged, const Total &total)
+{
+  for (unsigned k = threadIdx.x; k < CHANNELS * WORDS; k += blockDim.x)
+    total.mapped[k] = k < USED * WORDS ? atomicExch(&d_words[k], 0ull) : 0ull;
+  if (threadIdx.x == 0) {
+    unsigned long long w[TALLY_WORDS];
+    memcpy(w, &merged, sizeof merged);
+    for (unsigned k = 0; k < TALLY_WORDS; k++)
+      total.mapped[CHANNELS * WORDS + k] = w[k];
+  }
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    *reinterpret_cast<volatile unsigned long long *>(total.mapped + CHANNELS * WORDS + TALLY_WORDS) = total.seq;
+  }
+}
+
+template <int USED>
+__device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long long *d_words, const Total &total)
 {
   __shared__ bool last;
   __syncthreads(); // thread 0 wrote this block's tally (block_tally)
@@ -152,32 +254,39 @@ __device__ void last_block_total(const gq_exact_tally *d_tallies, const Total &t
     memcpy(&o, w, sizeof o);
     gq_exact_tally_combine(&t, &o);
   }
-  gq_exact_tally merged;
+  gq_exact_tally merged; // thread 0's
   block_tally(&t, &merged);
   if (threadIdx.x == 0) {
     if (!total.first)
       gq_exact_tally_combine(&merged, total.tally);
-    *total.tally = merged;
+    if (!total.last)
+      *total.tally = merged;
     *total.ticket = 0;
   }
+  if (total.last)
+    export_result<USED>(d_words, merged, total);
 }
 
 // A thread's sums: one expansion per channel, or for the split kinds P and
-// N in one SplitExpansion (channels 0 and LAST) and, for stats, sum x^2 in
-// channel 1.
+// N in one SplitExpansion (channels 0 and LAST); rms' sum a^2 in channel 1.
+// Stats: fixed-grid levels (the specialization below).
 template <int KIND, bool ABS>
 struct Sums {
   static constexpr int USED = used_channels<KIND, ABS>();
-  // sum and stats' sum x: doubles; dot and rms: products
-  static constexpr int K0 = KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_STATS ? EXPANSION_SUM : EXPANSION_PRODUCT;
+  // sum: doubles; dot and rms: products
+  static constexpr int K0 = KIND == GQ_REDUCE_SUM ? EXPANSION_SUM : EXPANSION_PRODUCT;
   gq::SplitExpansion<K0> pn;
   gq::Expansion<K0> e0;
-  gq::Expansion<EXPANSION_PRODUCT> e1; // stats' sum x^2, rms' sum a^2
+  gq::Expansion<EXPANSION_PRODUCT> e1; // rms' sum a^2
   __device__ __forceinline__ void zero()
   {
     pn.zero();
     e0.zero();
     e1.zero();
+  }
+  template <int ITEMS>
+  __device__ __forceinline__ void tile_done(unsigned long long (&)[USED][WORDS])
+  {
   }
   // The warp's sums merged into lane 0's, which alone flushes them.
   __device__ __forceinline__ void flush(unsigned long long (&words)[USED][WORDS])
@@ -192,7 +301,7 @@ struct Sums {
       if (threadIdx.x % 32 == 0)
         e0.flush(words[0]);
     }
-    if constexpr (KIND == GQ_REDUCE_STATS || KIND == GQ_REDUCE_RMS) {
+    if constexpr (KIND == GQ_REDUCE_RMS) {
       e1.warp_merge(lanes, words[1]);
       if (threadIdx.x % 32 == 0)
         e1.flush(words[1]);
@@ -200,37 +309,133 @@ struct Sums {
   }
 };
 
+// Stats: sum x, sum x^2 and sum |x| in gq::StatsDeposit's levels (three
+// additions a level where an expansion's TwoSum takes six: H200, 2^28
+// doubles, 1602 -> 1413 us; whole tiles at once, 1261), flushed every
+// 2^DEPOSIT_LOG_SPAN elements a thread into expansions (touched that
+// rarely, they may live in local memory; flushing into the words instead
+// took 64-bit shared atomics, compare-and-swap loops that a warp's lanes
+// contend on); at the end the levels go there too, and a warp merges the
+// expansions before one lane flushes them.
+template <bool ABS>
+struct Sums<GQ_REDUCE_STATS, ABS> {
+  static constexpr int USED = 3;
+  gq::StatsDeposit dep;
+  gq::Expansion<EXPANSION_SUM> f0, f2; // sum x, sum |x|
+  gq::Expansion<EXPANSION_PRODUCT> f1; // sum x^2
+  static constexpr unsigned TILES = (1u << gq::DEPOSIT_LOG_SPAN) / items<GQ_REDUCE_STATS>(); // a span's
+  unsigned left; // tiles before the levels are flushed
+  __device__ __forceinline__ void zero()
+  {
+    dep.zero();
+    f0.zero();
+    f1.zero();
+    f2.zero();
+    left = TILES;
+  }
+  // A whole tile into the levels at once, when the levels take every
+  // element and leave nothing of any: no branch per element, so the
+  // compiler interleaves the elements' chains of dependent additions
+  // (per element, the branches had serialized them).  Else the levels as
+  // they were, and false: the caller adds the tile element by element.
+  template <int ITEMS>
+  __device__ __forceinline__ bool add_tile(const double (&a)[ITEMS])
+  {
+    bool all = true;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      all &= dep.takes(a[k]);
+    if (!all)
+      return false;
+    const gq::StatsDeposit before = dep;
+    unsigned long long left_bits = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      left_bits |= dep.add_all(a[k], fabs(a[k]));
+    if ((left_bits << 1) == 0) // no bits left below the levels (signs aside)
+      return true;
+    dep = before;
+    return false;
+  }
+  // A level's part v of channel c into its expansion.
+  __device__ __forceinline__ void bank(int c, double v, unsigned long long (&words)[USED][WORDS])
+  {
+    if (v == 0.0)
+      return;
+    if (c == 0)
+      f0.add(v, words[0]);
+    else if (c == 1)
+      f1.add(v, words[1]);
+    else
+      f2.add(v, words[2]);
+  }
+  // (the partial tile and a rare element or two beyond a span are inside
+  // the levels' margin of two)
+  template <int ITEMS>
+  __device__ __forceinline__ void tile_done(unsigned long long (&words)[USED][WORDS])
+  {
+    static_assert(ITEMS == items<GQ_REDUCE_STATS>(), "a span is whole tiles");
+    if (--left == 0) {
+      dep.flush([&](int c, double v) { bank(c, v, words); });
+      left = TILES;
+    }
+  }
+  __device__ __forceinline__ void flush(unsigned long long (&words)[USED][WORDS])
+  {
+    const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32;
+    dep.drain([&](int c, double v) { bank(c, v, words); });
+    f0.warp_merge(lanes, words[0]);
+    f1.warp_merge(lanes, words[1]);
+    f2.warp_merge(lanes, words[2]);
+    if (threadIdx.x % 32 == 0) {
+      f0.flush(words[0]);
+      f1.flush(words[1]);
+      f2.flush(words[2]);
+    }
+  }
+};
+
 // What an element that the fast path does not take does: not finite (the
-// tally; *bad counts it), or too large or too small for the expansions'
+// block's Rare tally), or too large or too small for the expansions'
 // error-free arithmetic (straight into the words).  Inlined: a call that
 // takes the sums by reference puts them in local memory for the whole
 // kernel (measured: dot 2^28 1.4 -> 3.9 ms).
 template <int KIND, bool ABS, int USED>
-__device__ __forceinline__ void add_rare(double a, double b, uint64_t i, gq_exact_tally &tally, unsigned &bad,
+__device__ __forceinline__ void add_rare(double a, double b, uint64_t i, gq_exact_tally &tally, Rare &rare,
                                       Sums<KIND, ABS> &sum, unsigned long long (&words)[USED][WORDS])
 {
   constexpr int LAST = USED - 1;
-  if constexpr (KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_STATS) {
+  if constexpr (KIND == GQ_REDUCE_STATS) {
     if (!isfinite(a)) {
-      gq_exact_tally_nonfinite(&tally, a, i);
-      bad++;
+      rare.nonfinite(a, i);
+      return;
+    }
+    const double ax = fabs(a);
+    if (a == 0.0) { // adds nothing
+    } else if (ax < gq::DEPOSIT_MAX && ax >= gq::DEPOSIT_MIN) { // above the levels' anchor
+      sum.dep.reanchor(ax, [&](int c, double v) { sum.bank(c, v, words); });
+      sum.dep.add(a, ax, words);
+    } else { // beyond the levels' range: exactly into the words
+      gq::exact_words_add(words[0], a);
+      gq::exact_words_add(words[2], ax);
+      gq::exact_words_add_product(words[1], a, a, 0, 0);
+    }
+    extremes_in_order(tally, a, i);
+  } else if constexpr (KIND == GQ_REDUCE_SUM) {
+    if (!isfinite(a)) {
+      rare.nonfinite(a, i);
       return;
     }
     if constexpr (split<KIND, ABS>())
       gq::exact_words_add(signbit(a) ? words[LAST] : words[0], a);
     else
       gq::exact_words_add(words[0], a);
-    if constexpr (KIND == GQ_REDUCE_STATS) {
-      sum.e1.add_product(a, a, 0, 0, words[1]); // its own range checks
-      gq_exact_tally_extremes(&tally, a, i);
-    }
   } else {
     if (!isfinite(a) || !isfinite(b)) {
       if constexpr (KIND == GQ_REDUCE_DOT)
-        gq_exact_tally_nonfinite(&tally, a * b, i);
+        rare.nonfinite(a * b, i);
       else
-        gq_exact_tally_rms_nonfinite(&tally, a, b);
-      bad++;
+        rare.rms_nonfinite(a, b);
       return;
     }
     if constexpr (KIND == GQ_REDUCE_DOT) {
@@ -248,7 +453,7 @@ __device__ __forceinline__ void add_rare(double a, double b, uint64_t i, gq_exac
 // and in the expansions' range, checked by one comparison per value.
 template <int KIND, bool ABS, int USED>
 __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums<KIND, ABS> &sum,
-                                            gq_exact_tally &tally, unsigned &bad,
+                                            gq_exact_tally &tally, Rare &rare,
                                             unsigned long long (&words)[USED][WORDS])
 {
   constexpr int LAST = USED - 1;
@@ -259,15 +464,14 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
       else
         sum.e0.add_in_range(a, words[0]);
     } else {
-      add_rare<KIND, ABS, USED>(a, b, i, tally, bad, sum, words);
+      add_rare<KIND, ABS, USED>(a, b, i, tally, rare, sum, words);
     }
   } else if constexpr (KIND == GQ_REDUCE_STATS) {
-    if (fabs(a) < 0x1p480) { // a^2 below the limit too
-      sum.pn.add_in_range(a, signbit(a), words[0], words[LAST]);
-      sum.e1.add_product(a, a, 0, 0, words[1]);
-      gq_exact_tally_extremes(&tally, a, i);
+    if (sum.dep.takes(a)) { // below the anchor, x^2 exact
+      sum.dep.add(a, fabs(a), words);
+      extremes_in_order(tally, a, i);
     } else {
-      add_rare<KIND, ABS, USED>(a, b, i, tally, bad, sum, words);
+      add_rare<KIND, ABS, USED>(a, b, i, tally, rare, sum, words);
     }
   } else if constexpr (KIND == GQ_REDUCE_DOT) {
     const double p = a * b, ap = fabs(p);
@@ -282,11 +486,11 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
         sum.e0.add_tail(err, words[0]);
       }
     } else {
-      add_rare<KIND, ABS, USED>(a, b, i, tally, bad, sum, words);
+      add_rare<KIND, ABS, USED>(a, b, i, tally, rare, sum, words);
     }
   } else { // rms: (a - b)^2 = a^2 - 2ab + b^2, each product exact
     if (!isfinite(a) || !isfinite(b)) {
-      add_rare<KIND, ABS, USED>(a, b, i, tally, bad, sum, words);
+      add_rare<KIND, ABS, USED>(a, b, i, tally, rare, sum, words);
       return;
     }
     sum.e0.add_product(a, a, 0, 0, words[0]);
@@ -306,21 +510,26 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
 // to the grid's (a launch of more adds than UNCARRIED_ADDS); else only the
 // words a block touched are added, as they are.
 template <int KIND, bool ABS, class T, bool SMALL>
-__global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
+__global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
+                                               : KIND == GQ_REDUCE_STATS ? GQ_EXACT_STATS_MIN_BLOCKS
+                                                                         : GQ_EXACT_MIN_BLOCKS)
+    exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
                                                              int carry, unsigned long long *d_words,
                                                              gq_exact_tally *d_tallies, Total total)
 {
   constexpr bool PAIR = KIND == GQ_REDUCE_DOT || KIND == GQ_REDUCE_RMS;
   constexpr int USED = used_channels<KIND, ABS>(), ITEMS = items<KIND>();
   __shared__ unsigned long long words[USED][WORDS];
+  __shared__ Rare rare;
   for (int k = threadIdx.x; k < USED * WORDS; k += blockDim.x)
     words[k / WORDS][k % WORDS] = 0;
+  if (threadIdx.x == 0)
+    rare.zero();
   __syncthreads();
   Sums<KIND, ABS> sum;
   sum.zero();
   gq_exact_tally tally;
   gq_exact_tally_zero(&tally);
-  unsigned bad = 0;
   uint64_t took = 0;
   const uint64_t tile = (uint64_t)blockDim.x * ITEMS, whole = n / tile;
   for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x) {
@@ -331,24 +540,36 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) 
       a[k] = element(x, first + (uint64_t)k * blockDim.x);
       b[k] = PAIR ? element(y, first + (uint64_t)k * blockDim.x) : 0.0;
     }
+    bool whole_tile = false;
+    if constexpr (KIND == GQ_REDUCE_STATS) {
+      whole_tile = sum.add_tile(a);
+      if (whole_tile) {
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      add_element<KIND, ABS, USED>(a[k], b[k], base + first + (uint64_t)k * blockDim.x, sum, tally, bad, words);
+        for (int k = 0; k < ITEMS; k++)
+          extremes_in_order(tally, a[k], base + first + (uint64_t)k * blockDim.x);
+      }
+    }
+    if (!whole_tile) {
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++)
+        add_element<KIND, ABS, USED>(a[k], b[k], base + first + (uint64_t)k * blockDim.x, sum, tally, rare, words);
+    }
     took += ITEMS;
+    sum.template tile_done<ITEMS>(words);
   }
   if (whole * tile < n && blockIdx.x == whole % gridDim.x) { // the partial tile, by the block the stride gives it
     const uint64_t first = whole * tile + threadIdx.x;
     for (int k = 0; k < ITEMS; k++) {
       const uint64_t i = first + (uint64_t)k * blockDim.x;
       if (i < n) {
-        add_element<KIND, ABS, USED>(element(x, i), PAIR ? element(y, i) : 0.0, base + i, sum, tally, bad, words);
+        add_element<KIND, ABS, USED>(element(x, i), PAIR ? element(y, i) : 0.0, base + i, sum, tally, rare, words);
         took++;
       }
     }
   }
-  tally.n = took - bad;
+  tally.n = took; // less the block's non-finite ones (block_tally)
   sum.flush(words);
-  block_tally(&tally, &d_tallies[blockIdx.x]); // its __syncthreads orders the flushes before the carry
+  block_tally(&tally, &d_tallies[blockIdx.x], &rare); // its __syncthreads orders the flushes before the carry
   if (carry) {
     for (unsigned c = threadIdx.x; c < USED; c += blockDim.x)
       gq::exact_words_normalize(words[c]);
@@ -357,7 +578,8 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL ? 1 : GQ_EXACT_MIN_BLOCKS) 
   for (int k = threadIdx.x; k < USED * WORDS; k += blockDim.x)
     if (words[k / WORDS][k % WORDS])
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
-  last_block_total(d_tallies, total);
+  __threadfence(); // this thread's adds before the block's ticket
+  last_block_total<USED>(d_tallies, d_words, total);
 }
 
 template <int KIND, bool ABS, class T, bool SMALL>
@@ -370,8 +592,11 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
   const uint64_t slice = (uint64_t)grid * threads * gq::EXACT_TERMS_PER_THREAD;
   for (uint64_t first = 0; first < p->n; first += slice) {
     const uint64_t count = p->n - first < slice ? p->n - first : slice;
-    const int carry = ADDS_PER_ELEMENT * count + (uint64_t)(2 * EXPANSION_PRODUCT) * grid * threads >= UNCARRIED_ADDS;
+    const uint64_t per_thread = 2 * EXPANSION_PRODUCT + FLUSH_ADDS_PER_THREAD;
+    const int carry = ADDS_PER_ELEMENT * count + 4 * (count >> gq::DEPOSIT_LOG_SPAN) + per_thread * grid * threads >=
+                      UNCARRIED_ADDS;
     total.first = first == 0;
+    total.last = first + count == p->n;
     exact_kernel<KIND, ABS, T, SMALL><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count,
                                                                      first, carry, d_words, d_tallies, total);
     GQ_CUDA_LAUNCH_CHECK();
@@ -412,25 +637,57 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid
   }
 }
 
-// The device buffer of a reduction: the words (CHANNELS x WORDS), the total
-// tally, the ticket (zeroed together before the launches), then one tally
-// per block; the context's pinned buffer takes the words and the total.
+// The context's device buffer (d_exact): the words (CHANNELS x WORDS), the
+// total tally, the ticket — zeroed once, and left so by every reduction —
+// then one tally per block.  The mapped host buffer: the words, the tally,
+// the sequence word.
 constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
 constexpr size_t ZEROED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
+constexpr size_t MAPPED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
 
-// The launches into d_buf (allocated on the stream by the caller) and the
-// copy back.  small: the grid is smaller than the device holds (a small array): the
-// kernel compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills
-// cost a short launch more than its occupancy gains (one-shot sum of 2^20:
-// 32.7 us uncapped, 39.8 capped at 4 blocks).
-int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struct gq_exact_acc *out, void *d_buf,
-        unsigned grid, unsigned threads)
+// Room for `grid` blocks' tallies, and the mapped buffer.  A buffer that
+// grows is freed (cudaFree waits for the device) and zeroed afresh.
+int ensure_buffers(gq_cuda_state *st, unsigned grid)
 {
-  unsigned long long *d_words = static_cast<unsigned long long *>(d_buf);
+  if (!st->h_exact) {
+    GQ_CUDA_TRY(cudaHostAlloc(&st->h_exact, MAPPED_BYTES, cudaHostAllocMapped));
+    GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->h_exact_dev, st->h_exact, 0));
+  }
+  if (st->d_exact && grid <= st->exact_blocks)
+    return GQ_SUCCESS;
+  if (st->d_exact) {
+    GQ_CUDA_TRY(cudaFree(st->d_exact));
+    st->d_exact = nullptr;
+  }
+  const unsigned blocks = grid > (unsigned)st->sms * 8 ? grid : (unsigned)st->sms * 8;
+  GQ_CUDA_TRY(cudaMalloc(&st->d_exact, ZEROED_BYTES + (size_t)blocks * sizeof(gq_exact_tally)));
+  st->exact_blocks = blocks;
+  st->exact_dirty = 1;
+  return GQ_SUCCESS;
+}
+
+// The launches, the wait and the host's part of the finish.  small: the
+// grid is smaller than the device holds (a small array): the kernel
+// compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills cost a
+// short launch more than its occupancy gains (one-shot sum of 2^20:
+// 32.7 us uncapped, 39.8 capped at 4 blocks).
+int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struct gq_exact_acc *out, unsigned grid,
+        unsigned threads)
+{
+  unsigned long long *d_words = static_cast<unsigned long long *>(st->d_exact);
+  volatile unsigned long long *h_seq = reinterpret_cast<volatile unsigned long long *>(
+      static_cast<char *>(st->h_exact) + HEAD_BYTES);
+  const unsigned long long seq = ++st->exact_seq;
+  *h_seq = 0;
   const Total total{reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS),
-                    reinterpret_cast<unsigned long long *>(static_cast<char *>(d_buf) + HEAD_BYTES), 1};
-  gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(d_buf) + ZEROED_BYTES);
-  GQ_CUDA_TRY(cudaMemsetAsync(d_buf, 0, ZEROED_BYTES, st->stream));
+                    reinterpret_cast<unsigned long long *>(static_cast<char *>(st->d_exact) + HEAD_BYTES), 1, 1,
+                    static_cast<unsigned long long *>(st->h_exact_dev), seq};
+  gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(st->d_exact) + ZEROED_BYTES);
+  if (st->exact_dirty) {
+    GQ_CUDA_TRY(cudaMemsetAsync(st->d_exact, 0, ZEROED_BYTES, st->stream));
+    st->exact_dirty = 0;
+  }
+  st->exact_dirty = 1; // until the last block has zeroed the words again
   int status;
   if (small)
     status = p->is_float ? by_kind<float, true>(st, p, abs, grid, threads, d_words, d_tallies, total)
@@ -438,11 +695,11 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
   else
     status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, total)
                          : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, total);
+  if (status == GQ_SUCCESS)
+    status = gq::spin(st, [&] { return *h_seq == seq; }, "deterministic data reduction");
   if (status != GQ_SUCCESS)
     return status;
-  // the words and the total tally: one copy into pinned memory, one wait
-  GQ_CUDA_TRY(cudaMemcpyAsync(st->h_exact, d_buf, HEAD_BYTES, cudaMemcpyDeviceToHost, st->stream));
-  GQ_CUDA_TRY(cudaStreamSynchronize(st->stream));
+  st->exact_dirty = 0;
   const unsigned long long *h_words = static_cast<const unsigned long long *>(st->h_exact);
   gq_exact_tally t;
   memcpy(&t, h_words + CHANNELS * WORDS, sizeof t);
@@ -453,7 +710,7 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
     gq_superacc_normalize(&out->s[c]);
   }
   // P and N (used_channels, split) into sum t = P + N and sum |t| = P - N
-  const int last = p->kind == GQ_REDUCE_STATS ? 2 : abs && (p->kind == GQ_REDUCE_SUM || p->kind == GQ_REDUCE_DOT) ? 1 : 0;
+  const int last = abs && (p->kind == GQ_REDUCE_SUM || p->kind == GQ_REDUCE_DOT) ? 1 : 0;
   if (last) {
     gq_superacc *sum = &out->s[0], *mag = &out->s[last];
     for (int k = 0; k < WORDS; k++) { // both carried: every word below 2^32 in magnitude
@@ -505,11 +762,6 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   const bool small = !forced_blocks && needed < grid;
   if (small)
     grid = (unsigned)needed;
-  if (!st->h_exact)
-    GQ_CUDA_TRY(cudaMallocHost(&st->h_exact, HEAD_BYTES));
-  void *d_buf = nullptr;
-  GQ_CUDA_TRY(cudaMallocAsync(&d_buf, ZEROED_BYTES + grid * sizeof(gq_exact_tally), st->stream));
-  const int status = run(st, p, magnitudes != 0, small, out, d_buf, grid, threads);
-  cudaFreeAsync(d_buf, st->stream);
-  return status;
+  const int status = ensure_buffers(st, grid);
+  return status != GQ_SUCCESS ? status : run(st, p, magnitudes != 0, small, out, grid, threads);
 }

@@ -294,6 +294,76 @@ static void test_partitions(void)
   free(y);
 }
 
+/* Non-finite values and repeated extremes spread over many blocks: the
+ * context's tallies — counts, first indices, extremes and their first
+ * occurrences — and sums are the CPU context's for stats, dot and rms, at
+ * the default launch shape and at forced ones, including a grid larger
+ * than the context's buffer first held (it grows) and one of single-thread
+ * blocks (several launches per reduction); a reduction after each checks
+ * that the last one left the device's words zeroed. */
+static void test_tallies(void)
+{
+  enum { N = 250013 };
+  double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+  for (size_t i = 0; i < N; i++) {
+    x[i] = sin(0.001 * (double)i) * 4.0;
+    y[i] = cos(0.003 * (double)i) + 0.25;
+  }
+  const size_t nan_at[4] = {77777, 5, 200000, 131072}, pinf_at[3] = {190001, 9999, 250000};
+  const size_t ninf_at[2] = {123456, 33}, min_at[3] = {240000, 1001, 60000}, max_at[3] = {3, 170000, 88888};
+  for (int k = 0; k < 4; k++)
+    x[nan_at[k]] = NAN;
+  for (int k = 0; k < 3; k++) {
+    x[pinf_at[k]] = INFINITY;
+    x[min_at[k]] = -7.5;
+    x[max_at[k]] = 9.25;
+    y[min_at[k] + 1] = NAN;
+  }
+  for (int k = 0; k < 2; k++)
+    x[ninf_at[k]] = -INFINITY;
+  const gq_exact_kind kinds[3] = {GQ_EXACT_STATS, GQ_EXACT_DOT, GQ_EXACT_RMS};
+  const unsigned shapes[4][2] = {{0, 0}, {5000, 64}, {2, 1}, {0, 0}};
+  for (int kd = 0; kd < 3; kd++) {
+    const int pair = kinds[kd] != GQ_EXACT_STATS;
+    gq_exact_acc *want = NULL;
+    gq_context *keep = ctx;
+    ctx = cpu;
+    double *hx = place(x, N), *hy = pair ? place(y, N) : NULL;
+    gq_exact_acc_create(kinds[kd], &want);
+    gq_exact_accumulate(cpu, want, N, hx, hy);
+    gq_free(cpu, hx);
+    gq_free(cpu, hy);
+    ctx = keep;
+    double *dx = place(x, N), *dy = pair ? place(y, N) : NULL;
+    for (int k = 0; k < 4; k++) {
+      gq_cuda_exact_force_shape(shapes[k][0], shapes[k][1]);
+      gq_exact_acc *got = NULL;
+      gq_exact_acc_create(kinds[kd], &got);
+      const int status = gq_exact_accumulate(ctx, got, N, dx, dy);
+      int sums_same = 1;
+      for (int c = 0; c < 3; c++) {
+        gq_superacc a = got->s[c], b = want->s[c];
+        gq_superacc_normalize(&a);
+        gq_superacc_normalize(&b);
+        sums_same &= memcmp(a.word, b.word, sizeof a.word) == 0;
+      }
+      tap_ok(status == GQ_SUCCESS && memcmp(&got->t, &want->t, sizeof got->t) == 0 && sums_same,
+             "kind %d, %u blocks of %u threads (0: the default): the CPU's tally (n %llu, NaN %llu@%llu, "
+             "min@%llu, max@%llu) and sums",
+             (int)kinds[kd], shapes[k][0], shapes[k][1], (unsigned long long)got->t.n,
+             (unsigned long long)got->t.nan_count, (unsigned long long)got->t.first_nan,
+             (unsigned long long)got->t.argmin, (unsigned long long)got->t.argmax);
+      gq_exact_acc_free(got);
+    }
+    gq_cuda_exact_force_shape(0, 0);
+    gq_free(ctx, dx);
+    gq_free(ctx, dy);
+    gq_exact_acc_free(want);
+  }
+  free(x);
+  free(y);
+}
+
 /* The accumulator's sums of x (and y) on c: sum t and sum |t|, or stats. */
 static void acc_sums(gq_context *c, gq_exact_kind kind, size_t n, const double *x, const double *y, double out[2],
                      gq_stats_result *st)
@@ -475,6 +545,7 @@ int main(int argc, char **argv)
   test_rounding();
   test_moments();
   test_partitions();
+  test_tallies();
   test_magnitudes();
   test_nonfinite();
   test_api();

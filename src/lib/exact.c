@@ -81,24 +81,32 @@ int gq_exact_reduce_run(gq_context *ctx, const gq_array_reduce *p, int magnitude
                                          : gq_cpu_exact_reduce(p, magnitudes, out);
 }
 
-static int accumulate(gq_context *ctx, gq_exact_acc *acc, int is_float, size_t n, const void *x, const void *y)
+/* The reduction of n elements of x (and y) into `into`, which is
+ * overwritten: the arguments checked, then one run on ctx's backend. */
+static int reduce_into(gq_context *ctx, int kind, int magnitudes, int is_float, size_t n, const void *x,
+                       const void *y, struct gq_exact_acc *into)
 {
-  if (!ctx || !acc)
-    return gq_fail(GQ_EINVAL, "gq_exact_accumulate: NULL %s", ctx ? "accumulator" : "context");
-  const int pair = acc->kind == GQ_EXACT_DOT || acc->kind == GQ_EXACT_RMS;
-  if (n == 0)
-    return GQ_SUCCESS;
+  const int pair = kind == GQ_EXACT_DOT || kind == GQ_EXACT_RMS;
   if (!x || (pair && !y))
     return gq_fail(GQ_EINVAL, "gq_exact_accumulate: NULL %s", x ? "y" : "x");
   const size_t esize = is_float ? sizeof(float) : sizeof(double);
   if (gq_check_span("gq_exact_accumulate", "x", x, n, esize) != GQ_SUCCESS ||
       (pair && gq_check_span("gq_exact_accumulate", "y", y, n, esize) != GQ_SUCCESS))
     return GQ_EINVAL;
-  gq_array_reduce p = {(gq_reduce_kind)acc->kind, is_float, 0, n, x, pair ? y : NULL};
+  gq_array_reduce p = {(gq_reduce_kind)kind, is_float, 0, n, x, pair ? y : NULL};
+  return gq_exact_reduce_run(ctx, &p, magnitudes, into);
+}
+
+static int accumulate(gq_context *ctx, gq_exact_acc *acc, int is_float, size_t n, const void *x, const void *y)
+{
+  if (!ctx || !acc)
+    return gq_fail(GQ_EINVAL, "gq_exact_accumulate: NULL %s", ctx ? "accumulator" : "context");
+  if (n == 0)
+    return GQ_SUCCESS;
   struct gq_exact_acc *chunk = malloc(sizeof *chunk);
   if (!chunk)
     return gq_fail(GQ_ENOMEM, "cannot allocate an exact accumulator");
-  const int status = gq_exact_reduce_run(ctx, &p, acc->magnitudes, chunk);
+  const int status = reduce_into(ctx, acc->kind, acc->magnitudes, is_float, n, x, y, chunk);
   if (status == GQ_SUCCESS) {
     gq_exact_acc_merge_chunk(acc, chunk);
     gq_clear_error();
@@ -263,8 +271,13 @@ int gq_exact_one_shot(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t
   if (status != GQ_SUCCESS)
     return status;
   acc->magnitudes = 0; /* the one-shot sum and dot give no sum |t| */
-  status = accumulate(ctx, acc, is_float, n, x, y);
+  /* no chunk to merge: the one run's accumulator is the result's */
+  if (!ctx)
+    status = gq_fail(GQ_EINVAL, "gq_exact_accumulate: NULL context");
+  else if (n > 0)
+    status = reduce_into(ctx, acc->kind, 0, is_float, n, x, y, acc);
   if (status == GQ_SUCCESS) {
+    gq_clear_error();
     if (kind == GQ_REDUCE_RMS)
       status = gq_exact_rms_finish(acc, GQ_NAN_PROPAGATE, out);
     else if (kind == GQ_REDUCE_STATS)
