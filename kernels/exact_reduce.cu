@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include <cuda_pipeline.h>
+
 #include "cuda_check.cuh"
 #include "cuda_state.cuh"
 #include "engine/exact_accumulator.cuh"
@@ -49,8 +51,9 @@ constexpr uint64_t UNCARRIED_ADDS = 1ull << 30;
 #define GQ_EXACT_MIN_BLOCKS 4
 #endif
 // Stats' levels, their snapshot for a whole tile, extremes and loads take
-// 120 registers: 2 blocks, no spills (H200, 2^28 doubles: 1261 us; at 3
-// blocks, 80 registers and spills, 1269-1276 us).
+// 120 registers: 2 blocks, no spills (H200, 2^28 doubles: 1261 us, 1179
+// with the staged loads; at 3 blocks, 80 registers and spills, 1269-1276,
+// 1197-1225 staged).
 #ifndef GQ_EXACT_STATS_MIN_BLOCKS
 #define GQ_EXACT_STATS_MIN_BLOCKS 2
 #endif
@@ -532,14 +535,8 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
   gq_exact_tally_zero(&tally);
   uint64_t took = 0;
   const uint64_t tile = (uint64_t)blockDim.x * ITEMS, whole = n / tile;
-  for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x) {
-    const uint64_t first = t * tile + threadIdx.x;
-    double a[ITEMS], b[ITEMS];
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
-      a[k] = element(x, first + (uint64_t)k * blockDim.x);
-      b[k] = PAIR ? element(y, first + (uint64_t)k * blockDim.x) : 0.0;
-    }
+  // One whole tile: a[k] (b[k]) is element first + k blockDim.x.
+  auto add_tile = [&](const double(&a)[ITEMS], const double(&b)[ITEMS], uint64_t first) {
     bool whole_tile = false;
     if constexpr (KIND == GQ_REDUCE_STATS) {
       whole_tile = sum.add_tile(a);
@@ -556,6 +553,50 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
     }
     took += ITEMS;
     sum.template tile_done<ITEMS>(words);
+  };
+  if constexpr (KIND == GQ_REDUCE_STATS && !SMALL) {
+    // Stats' tiles staged: each thread has the copy engine fetch its items
+    // of the next tile into shared memory (cp.async: no registers held)
+    // while it adds the current one, and reads back only its own items, so
+    // no barrier is needed (H200, 2^28 doubles: 1254-1261 -> 1179 us, the
+    // loads' long-scoreboard stalls gone).
+    __shared__ T stage[2][ITEMS][EXACT_BLOCK];
+    auto fetch = [&](uint64_t t, int s) {
+      const uint64_t first = t * tile + threadIdx.x;
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++)
+        __pipeline_memcpy_async(&stage[s][k][threadIdx.x], x + first + (uint64_t)k * blockDim.x, sizeof(T));
+      __pipeline_commit();
+    };
+    int s = 0;
+    if (blockIdx.x < whole)
+      fetch(blockIdx.x, 0);
+    for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x, s ^= 1) {
+      if (t + gridDim.x < whole) {
+        fetch(t + gridDim.x, s ^ 1);
+        __pipeline_wait_prior(1);
+      } else {
+        __pipeline_wait_prior(0);
+      }
+      double a[ITEMS], b[ITEMS];
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++) {
+        a[k] = (double)stage[s][k][threadIdx.x];
+        b[k] = 0.0;
+      }
+      add_tile(a, b, t * tile + threadIdx.x);
+    }
+  } else {
+    for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x) {
+      const uint64_t first = t * tile + threadIdx.x;
+      double a[ITEMS], b[ITEMS];
+#pragma unroll
+      for (int k = 0; k < ITEMS; k++) {
+        a[k] = element(x, first + (uint64_t)k * blockDim.x);
+        b[k] = PAIR ? element(y, first + (uint64_t)k * blockDim.x) : 0.0;
+      }
+      add_tile(a, b, first);
+    }
   }
   if (whole * tile < n && blockIdx.x == whole % gridDim.x) { // the partial tile, by the block the stride gives it
     const uint64_t first = whole * tile + threadIdx.x;
