@@ -1,6 +1,6 @@
 // bench_determ.cu — deterministic mode (issue 20) against the fast path, in
 // one run on one device: sum and dot at 2^28 doubles (bandwidth), stats at
-// 2^28, and the one-shot latency of sum at 2^20; CUB's DeviceReduce::Sum
+// 2^28, and the one-shot latency of sum at 2^20 (and by size, 2^0..2^20); CUB's DeviceReduce::Sum
 // beside them, and CUB's gpu_to_gpu deterministic sum where the toolkit's
 // CCCL has it (built with -DGQ_HAVE_CUB_GPU_TO_GPU=1 by bench/gpu_determ.sh
 // when a probe compiles).  Every result is verified before it is timed: the
@@ -176,6 +176,16 @@ int main(int argc, char **argv)
 #else
   printf("  %-28s not measured: this toolkit's CCCL has no gpu_to_gpu determinism\n", "CUB gpu_to_gpu Sum");
 #endif
+  // Where the one-shot latency goes: the same call on prefixes of the 2^20
+  // array (a fixed cost shows as a floor, the kernel's main loop as growth).
+  printf("---- one-shot sum latency by size (host clock, median) ----\n");
+  for (int lg = 0; lg <= 20; lg += 4) {
+    const size_t m = (size_t)1 << lg;
+    const Stat lf = host_time(5 * reps, [&] { gq_sum(fast, m, S.d_x, &r); });
+    const Stat ld = host_time(5 * reps, [&] { gq_sum(det, m, S.d_x, &r); });
+    printf("  sum 2^%-2d  fast %8.2f us | determ %8.2f us | ratio %5.2fx\n", lg, lf.median, ld.median,
+           ld.median / lf.median);
+  }
   cudaFree(d_temp);
   cudaFree(d_out);
   gq_free(fast, B.d_x);

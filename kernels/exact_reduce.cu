@@ -96,23 +96,53 @@ __device__ __forceinline__ double element(const T *v, uint64_t i)
 constexpr unsigned TALLY_WORDS = sizeof(gq_exact_tally) / sizeof(unsigned long long);
 static_assert(sizeof(gq_exact_tally) % sizeof(unsigned long long) == 0, "a tally is whole 8-byte words");
 
-// A tally from the lane d above.
+// The words of a tally a kind's threads fill — stats the extremes, rms
+// max |a - b|, sum and dot none — the only ones the block and grid merges
+// move.  Counts of non-finite values and their first indices go through
+// Rare and RareTotal; the finite count is n less those (the host's).
+constexpr unsigned TALLY_MIN = offsetof(gq_exact_tally, min) / 8, TALLY_ARGMAX = offsetof(gq_exact_tally, argmax) / 8;
+constexpr unsigned TALLY_MAX_ABS = offsetof(gq_exact_tally, max_abs) / 8;
+static_assert(offsetof(gq_exact_tally, max) / 8 == TALLY_MIN + 1 && offsetof(gq_exact_tally, argmin) / 8 == TALLY_MIN + 2 &&
+                  TALLY_ARGMAX == TALLY_MIN + 3,
+              "the extremes are four consecutive words");
+template <int KIND>
+__host__ __device__ constexpr bool tally_word(unsigned k)
+{
+  return KIND == GQ_REDUCE_STATS ? k >= TALLY_MIN && k <= TALLY_ARGMAX : KIND == GQ_REDUCE_RMS ? k == TALLY_MAX_ABS : false;
+}
+template <int KIND>
+__host__ __device__ constexpr bool has_tally()
+{
+  return KIND == GQ_REDUCE_STATS || KIND == GQ_REDUCE_RMS;
+}
+
+// A tally's kind's words from the lane d above (the rest: t's own).
+template <int KIND>
 __device__ __forceinline__ gq_exact_tally shuffle_down(const gq_exact_tally &t, unsigned d, unsigned mask)
 {
   unsigned long long w[TALLY_WORDS];
   memcpy(w, &t, sizeof t);
 #pragma unroll
   for (unsigned k = 0; k < TALLY_WORDS; k++)
-    w[k] = __shfl_down_sync(mask, w[k], d);
+    if (tally_word<KIND>(k))
+      w[k] = __shfl_down_sync(mask, w[k], d);
   gq_exact_tally o;
   memcpy(&o, w, sizeof o);
   return o;
 }
 
+// The grid's non-finite counts and first indices, merged by global atomics
+// from the blocks that saw any (few do): zero bytes are the empty state, so
+// the first indices are kept complemented (a maximum of ~i is ~ the minimum
+// of i).  Zeroed by the export.
+struct RareTotal {
+  unsigned long long nan, posinf, neginf;
+  unsigned long long inv_first_nan, inv_first_posinf, inv_first_neginf;
+};
+
 // The block's non-finite elements, counted with their first indices by
 // the rare path's shared-memory atomics: the hot loop then carries none of
-// those fields (constant in the threads' tallies, so in no register), and
-// a thread's finite count is what it took; block_tally subtracts these.
+// those fields (constant in the threads' tallies, so in no register).
 struct Rare {
   unsigned long long nan, posinf, neginf;
   unsigned long long first_nan, first_posinf, first_neginf;
@@ -141,15 +171,17 @@ struct Rare {
     const double d = a - b;
     atomicAdd(d != d || a != a ? &nan : &posinf, 1ull);
   }
-  __device__ void into(gq_exact_tally *t) const
+  // into the grid's (one thread; most blocks have nothing to add)
+  __device__ void into(RareTotal *g) const
   {
-    t->n -= nan + posinf + neginf;
-    t->nan_count += nan;
-    t->posinf_count += posinf;
-    t->neginf_count += neginf;
-    t->first_nan = gq_index_min_(t->first_nan, first_nan);
-    t->first_posinf = gq_index_min_(t->first_posinf, first_posinf);
-    t->first_neginf = gq_index_min_(t->first_neginf, first_neginf);
+    if ((nan | posinf | neginf) == 0)
+      return;
+    atomicAdd(&g->nan, nan);
+    atomicAdd(&g->posinf, posinf);
+    atomicAdd(&g->neginf, neginf);
+    atomicMax(&g->inv_first_nan, ~first_nan);
+    atomicMax(&g->inv_first_posinf, ~first_posinf);
+    atomicMax(&g->inv_first_neginf, ~first_neginf);
   }
 };
 
@@ -168,31 +200,49 @@ __device__ __forceinline__ void extremes_in_order(gq_exact_tally &t, double a, u
   }
 }
 
-// The block's tallies merged (the merge is order-free: counts add, ties go
-// to the smaller index): a shuffle tree per warp, then thread 0 over the
-// warps, and the block's rare tally if there is one.  Its barrier also
-// orders the threads' flushes into the words, and their rare atomics,
-// before the block carries and adds them.
-__device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out, const Rare *rare = nullptr)
+// The first `span` lanes' tallies (a power of two) merged into lane 0's
+// (the merge is order-free: ties go to the smaller index); every one of
+// the warp's `lanes` takes part in the shuffles.
+template <int KIND>
+__device__ __forceinline__ void warp_tally(gq_exact_tally &t, unsigned lanes, unsigned span)
 {
-  __shared__ gq_exact_tally warps[EXACT_BLOCK / 32];
-  const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32, lane = threadIdx.x % 32;
-  const unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
-  gq_exact_tally t = *mine;
-  for (unsigned d = lanes / 2; d > 0; d /= 2) {
-    const gq_exact_tally o = shuffle_down(t, d, mask);
+  const unsigned lane = threadIdx.x % 32, mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  for (unsigned d = span / 2; d > 0; d /= 2) {
+    const gq_exact_tally o = shuffle_down<KIND>(t, d, mask);
     if (lane < d)
       gq_exact_tally_combine(&t, &o);
   }
-  if (lane == 0)
-    warps[threadIdx.x / 32] = t;
+}
+
+// The block's tallies merged into thread 0's *out: each warp's by shuffles,
+// then warp 0 over the warps' by shuffles again.  Kinds without a tally
+// skip it; the barrier is every kind's: it orders the threads' flushes into
+// the words, and their rare atomics, before the block carries and adds
+// them.
+template <int KIND>
+__device__ void block_tally(gq_exact_tally t, gq_exact_tally *out)
+{
+  __shared__ gq_exact_tally warps[EXACT_BLOCK / 32];
+  const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32, nwarps = (blockDim.x + 31) / 32;
+  if constexpr (has_tally<KIND>()) {
+    warp_tally<KIND>(t, lanes, lanes);
+    if (threadIdx.x % 32 == 0)
+      warps[threadIdx.x / 32] = t;
+  }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    for (unsigned w = 1; w < (blockDim.x + 31) / 32; w++)
-      gq_exact_tally_combine(&t, &warps[w]);
-    if (rare)
-      rare->into(&t);
-    *out = t;
+  if constexpr (has_tally<KIND>()) {
+    if (threadIdx.x < 32) {
+      gq_exact_tally w;
+      gq_exact_tally_zero(&w);
+      if (threadIdx.x < nwarps)
+        w = warps[threadIdx.x];
+      unsigned span = 1;
+      while (span < nwarps)
+        span *= 2;
+      warp_tally<KIND>(w, lanes, span);
+      if (threadIdx.x == 0)
+        *out = w;
+    }
   }
 }
 
@@ -203,24 +253,34 @@ __device__ void block_tally(gq_exact_tally *mine, gq_exact_tally *out, const Rar
 // exports the result instead (export_result).
 struct Total {
   gq_exact_tally *tally;
+  RareTotal *rare;
   unsigned long long *ticket;
   int first, last;              // the first and last launches of a reduction
   unsigned long long *mapped;   // the context's mapped words, tally, sequence word
   unsigned long long seq;       // what the sequence word becomes
 };
 
-// The grid's words and total tally into mapped host memory, the words
-// zeroed for the next reduction (every block's atomics are done: each
-// came before its block's ticket), then the sequence word, after a
-// system-scope fence, so that a host that sees it sees the rest.
+// The grid's words and total tally into mapped host memory, the words and
+// the non-finite totals zeroed for the next reduction (every block's
+// atomics are done: each came before its block's ticket), then the
+// sequence word, after a system-scope fence, so that a host that sees it
+// sees the rest.  The tally's n is the host's to fill.
 template <int USED>
 __device__ void export_result(unsigned long long *d_words, const gq_exact_tally &merged, const Total &total)
 {
   for (unsigned k = threadIdx.x; k < CHANNELS * WORDS; k += blockDim.x)
     total.mapped[k] = k < USED * WORDS ? atomicExch(&d_words[k], 0ull) : 0ull;
   if (threadIdx.x == 0) {
+    gq_exact_tally t = merged;
+    RareTotal *g = total.rare;
+    t.nan_count = atomicExch(&g->nan, 0ull);
+    t.posinf_count = atomicExch(&g->posinf, 0ull);
+    t.neginf_count = atomicExch(&g->neginf, 0ull);
+    t.first_nan = ~atomicExch(&g->inv_first_nan, 0ull);
+    t.first_posinf = ~atomicExch(&g->inv_first_posinf, 0ull);
+    t.first_neginf = ~atomicExch(&g->inv_first_neginf, 0ull);
     unsigned long long w[TALLY_WORDS];
-    memcpy(w, &merged, sizeof merged);
+    memcpy(w, &t, sizeof t);
     for (unsigned k = 0; k < TALLY_WORDS; k++)
       total.mapped[CHANNELS * WORDS + k] = w[k];
   }
@@ -232,11 +292,11 @@ __device__ void export_result(unsigned long long *d_words, const gq_exact_tally 
   }
 }
 
-template <int USED>
+template <int KIND, int USED>
 __device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long long *d_words, const Total &total)
 {
   __shared__ bool last;
-  __syncthreads(); // thread 0 wrote this block's tally (block_tally)
+  __syncthreads(); // thread 0 wrote this block's tally (block_tally) and rare counts
   if (threadIdx.x == 0) {
     __threadfence(); // this block's tally before its ticket
     last = atomicAdd(total.ticket, 1ull) == gridDim.x - 1;
@@ -247,18 +307,23 @@ __device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long 
   __threadfence(); // every block's tally, after every ticket
   gq_exact_tally t;
   gq_exact_tally_zero(&t);
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-    gq_exact_tally o; // read through L2: other multiprocessors wrote it
-    const unsigned long long *src = reinterpret_cast<const unsigned long long *>(&d_tallies[b]);
-    unsigned long long w[TALLY_WORDS];
+  if constexpr (has_tally<KIND>()) {
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+      gq_exact_tally o = t; // the kind's words read through L2: other multiprocessors wrote them
+      const unsigned long long *src = reinterpret_cast<const unsigned long long *>(&d_tallies[b]);
+      unsigned long long w[TALLY_WORDS];
+      memcpy(w, &o, sizeof o);
 #pragma unroll
-    for (unsigned k = 0; k < TALLY_WORDS; k++)
-      w[k] = __ldcg(src + k);
-    memcpy(&o, w, sizeof o);
-    gq_exact_tally_combine(&t, &o);
+      for (unsigned k = 0; k < TALLY_WORDS; k++)
+        if (tally_word<KIND>(k))
+          w[k] = __ldcg(src + k);
+      memcpy(&o, w, sizeof o);
+      gq_exact_tally_combine(&t, &o);
+    }
   }
   gq_exact_tally merged; // thread 0's
-  block_tally(&t, &merged);
+  gq_exact_tally_zero(&merged);
+  block_tally<KIND>(t, &merged);
   if (threadIdx.x == 0) {
     if (!total.first)
       gq_exact_tally_combine(&merged, total.tally);
@@ -507,9 +572,8 @@ __device__ __forceinline__ void add_element(double a, double b, uint64_t i, Sums
 // kind: GQ_REDUCE_*; ABS: sum and dot also sum |t| (stats and rms always
 // fill their channels).  Elements [0, n) of x (and y); indices in the tallies
 // count from base.  Whole tiles of ITEMS coalesced loads per thread, all
-// issued before any is added, then the last partial tile with bounds; each
-// thread counts what it took, and its finite count is that less the ones
-// that were not.  carry: each block carries its words before adding them
+// issued before any is added, then the last partial tile with bounds (the
+// finite count is the host's: n less the non-finite ones).  carry: each block carries its words before adding them
 // to the grid's (a launch of more adds than UNCARRIED_ADDS); else only the
 // words a block touched are added, as they are.
 template <int KIND, bool ABS, class T, bool SMALL>
@@ -533,7 +597,6 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
   sum.zero();
   gq_exact_tally tally;
   gq_exact_tally_zero(&tally);
-  uint64_t took = 0;
   const uint64_t tile = (uint64_t)blockDim.x * ITEMS, whole = n / tile;
   // One whole tile: a[k] (b[k]) is element first + k blockDim.x.
   auto add_tile = [&](const double(&a)[ITEMS], const double(&b)[ITEMS], uint64_t first) {
@@ -551,7 +614,6 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
       for (int k = 0; k < ITEMS; k++)
         add_element<KIND, ABS, USED>(a[k], b[k], base + first + (uint64_t)k * blockDim.x, sum, tally, rare, words);
     }
-    took += ITEMS;
     sum.template tile_done<ITEMS>(words);
   };
   if constexpr (KIND == GQ_REDUCE_STATS && !SMALL) {
@@ -604,13 +666,13 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
       const uint64_t i = first + (uint64_t)k * blockDim.x;
       if (i < n) {
         add_element<KIND, ABS, USED>(element(x, i), PAIR ? element(y, i) : 0.0, base + i, sum, tally, rare, words);
-        took++;
       }
     }
   }
-  tally.n = took; // less the block's non-finite ones (block_tally)
   sum.flush(words);
-  block_tally(&tally, &d_tallies[blockIdx.x], &rare); // its __syncthreads orders the flushes before the carry
+  block_tally<KIND>(tally, &d_tallies[blockIdx.x]); // its __syncthreads orders the flushes before the carry
+  if (threadIdx.x == 0)
+    rare.into(total.rare);
   if (carry) {
     for (unsigned c = threadIdx.x; c < USED; c += blockDim.x)
       gq::exact_words_normalize(words[c]);
@@ -620,7 +682,7 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
     if (words[k / WORDS][k % WORDS])
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
   __threadfence(); // this thread's adds before the block's ticket
-  last_block_total<USED>(d_tallies, d_words, total);
+  last_block_total<KIND, USED>(d_tallies, d_words, total);
 }
 
 template <int KIND, bool ABS, class T, bool SMALL>
@@ -679,11 +741,12 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid
 }
 
 // The context's device buffer (d_exact): the words (CHANNELS x WORDS), the
-// total tally, the ticket — zeroed once, and left so by every reduction —
-// then one tally per block.  The mapped host buffer: the words, the tally,
-// the sequence word.
+// total tally, the non-finite totals, the ticket — zeroed once, and left so
+// by every reduction — then one tally per block.  The mapped host buffer:
+// the words, the tally, the sequence word.
 constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
-constexpr size_t ZEROED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
+constexpr size_t RARE_AT = HEAD_BYTES, TICKET_AT = RARE_AT + sizeof(RareTotal);
+constexpr size_t ZEROED_BYTES = TICKET_AT + sizeof(unsigned long long);
 constexpr size_t MAPPED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
 
 // Room for `grid` blocks' tallies, and the mapped buffer.  A buffer that
@@ -720,9 +783,14 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
       static_cast<char *>(st->h_exact) + HEAD_BYTES);
   const unsigned long long seq = ++st->exact_seq;
   *h_seq = 0;
+  char *head = static_cast<char *>(st->d_exact);
   const Total total{reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS),
-                    reinterpret_cast<unsigned long long *>(static_cast<char *>(st->d_exact) + HEAD_BYTES), 1, 1,
-                    static_cast<unsigned long long *>(st->h_exact_dev), seq};
+                    reinterpret_cast<RareTotal *>(head + RARE_AT),
+                    reinterpret_cast<unsigned long long *>(head + TICKET_AT),
+                    1,
+                    1,
+                    static_cast<unsigned long long *>(st->h_exact_dev),
+                    seq};
   gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(st->d_exact) + ZEROED_BYTES);
   if (st->exact_dirty) {
     GQ_CUDA_TRY(cudaMemsetAsync(st->d_exact, 0, ZEROED_BYTES, st->stream));
@@ -744,6 +812,7 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
   const unsigned long long *h_words = static_cast<const unsigned long long *>(st->h_exact);
   gq_exact_tally t;
   memcpy(&t, h_words + CHANNELS * WORDS, sizeof t);
+  t.n = p->n - t.nan_count - t.posinf_count - t.neginf_count;
   gq_exact_tally_combine(&out->t, &t);
   for (int c = 0; c < CHANNELS; c++) {
     for (int k = 0; k < WORDS; k++)
