@@ -64,12 +64,11 @@ struct gq_cuda_state {
   // the first: on the device the grid's words, total tally and ticket, left
   // zeroed by each reduction's last block, then one tally per block (room
   // for exact_blocks); in pinned mapped memory the words and tally that last
-  // block exports, then the word it writes last (exact_seq, counted here).
+  // block exports, poisoned by the host before each reduction.
   void *d_exact;
   unsigned exact_blocks;
   int exact_dirty;                     // a failed reduction may have left the head unzeroed
   void *h_exact, *h_exact_dev;         // mapped: host and device addresses
-  unsigned long long exact_seq;
 
   // Streaming (stream.cu), allocated on the first streamed reduction and
   // kept: two pinned host buffers and two device buffers per input, a copy

@@ -4,14 +4,15 @@
 // not matter) into expansions that spill into the block's exact words in
 // shared memory (engine/exact_accumulator.cuh); a warp's expansions are
 // merged into one lane's before it flushes them; the block adds its words
-// to the grid's with one atomic each, and its tally (counts, extremes) to
-// its slot, which the grid's last block merges into one.  The last block
-// of a reduction's last launch writes the words and that tally into the
-// context's mapped host memory, zeroing the device's words for the next
-// reduction (nothing is zeroed, allocated or copied per call), then a
-// sequence word the host spins on; the host finishes them with the CPU
-// backend's code (exact_acc.h), so a CUDA context gives the CPU context's
-// bits.
+// to the grid's with one atomic each, its non-finite counts (if any) to
+// the grid's by atomics, and the tally words its kind fills (extremes, max
+// |a - b|) to its slot, which the grid's last block merges into one.  The
+// last block of a reduction's last launch writes the words and the tally
+// into the context's mapped host memory, poisoned by the host, zeroing the
+// device's words for the next reduction (nothing is zeroed, allocated or
+// copied per call); the host spins until no word is poisoned and finishes
+// them with the CPU backend's code (exact_acc.h), so a CUDA context gives
+// the CPU context's bits.
 #include <cstdint>
 #include <cstdlib>
 
@@ -256,40 +257,44 @@ struct Total {
   RareTotal *rare;
   unsigned long long *ticket;
   int first, last;              // the first and last launches of a reduction
-  unsigned long long *mapped;   // the context's mapped words, tally, sequence word
-  unsigned long long seq;       // what the sequence word becomes
+  unsigned long long *mapped;   // the context's mapped words and tally
 };
 
 // The grid's words and total tally into mapped host memory, the words and
 // the non-finite totals zeroed for the next reduction (every block's
-// atomics are done: each came before its block's ticket), then the
-// sequence word, after a system-scope fence, so that a host that sees it
-// sees the rest.  The tally's n is the host's to fill.
+// atomics are done: each came before its block's ticket), each word read,
+// zeroed and written by its own thread.  No fence and no flag: the host
+// poisoned every word (GQ_POISON, a value no word can hold: the words stay
+// below 2^62 in magnitude, the tally's doubles are never NaN, its counts
+// and indices below 2^62 or all ones) and waits until none is left, as the
+// fast path's one-shot does.  The tally's n is the host's to fill.
 template <int USED>
 __device__ void export_result(unsigned long long *d_words, const gq_exact_tally &merged, const Total &total)
 {
-  for (unsigned k = threadIdx.x; k < CHANNELS * WORDS; k += blockDim.x)
-    total.mapped[k] = k < USED * WORDS ? atomicExch(&d_words[k], 0ull) : 0ull;
-  if (threadIdx.x == 0) {
-    gq_exact_tally t = merged;
-    RareTotal *g = total.rare;
-    t.nan_count = atomicExch(&g->nan, 0ull);
-    t.posinf_count = atomicExch(&g->posinf, 0ull);
-    t.neginf_count = atomicExch(&g->neginf, 0ull);
-    t.first_nan = ~atomicExch(&g->inv_first_nan, 0ull);
-    t.first_posinf = ~atomicExch(&g->inv_first_posinf, 0ull);
-    t.first_neginf = ~atomicExch(&g->inv_first_neginf, 0ull);
-    unsigned long long w[TALLY_WORDS];
-    memcpy(w, &t, sizeof t);
-    for (unsigned k = 0; k < TALLY_WORDS; k++)
-      total.mapped[CHANNELS * WORDS + k] = w[k];
-  }
-  __threadfence_system();
+  static_assert(offsetof(gq_exact_tally, nan_count) == 8 && offsetof(gq_exact_tally, first_neginf) == 48 &&
+                    sizeof(RareTotal) == 48,
+                "the non-finite totals are the tally's words 1..6, first indices complemented");
+  __shared__ unsigned long long tally[TALLY_WORDS];
+  if (threadIdx.x == 0)
+    memcpy(tally, &merged, sizeof merged);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence_system();
-    *reinterpret_cast<volatile unsigned long long *>(total.mapped + CHANNELS * WORDS + TALLY_WORDS) = total.seq;
+  for (unsigned j = threadIdx.x; j < 6; j += blockDim.x) { // blocks of fewer threads too (tests force 1)
+    unsigned long long *g = reinterpret_cast<unsigned long long *>(total.rare) + j;
+    const unsigned long long v = __ldcg(g);
+    *g = 0;
+    tally[1 + j] = j < 3 ? v : ~v;
   }
+  for (unsigned k = threadIdx.x; k < CHANNELS * WORDS; k += blockDim.x) {
+    unsigned long long w = 0;
+    if (k < USED * WORDS) {
+      w = __ldcg(&d_words[k]);
+      d_words[k] = 0;
+    }
+    total.mapped[k] = w;
+  }
+  __syncthreads();
+  for (unsigned k = threadIdx.x; k < TALLY_WORDS; k += blockDim.x)
+    total.mapped[CHANNELS * WORDS + k] = tally[k];
 }
 
 template <int KIND, int USED>
@@ -743,11 +748,11 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid
 // The context's device buffer (d_exact): the words (CHANNELS x WORDS), the
 // total tally, the non-finite totals, the ticket — zeroed once, and left so
 // by every reduction — then one tally per block.  The mapped host buffer:
-// the words, the tally, the sequence word.
+// the words and the tally.
 constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
 constexpr size_t RARE_AT = HEAD_BYTES, TICKET_AT = RARE_AT + sizeof(RareTotal);
 constexpr size_t ZEROED_BYTES = TICKET_AT + sizeof(unsigned long long);
-constexpr size_t MAPPED_BYTES = HEAD_BYTES + sizeof(unsigned long long);
+constexpr size_t MAPPED_BYTES = HEAD_BYTES;
 
 // Room for `grid` blocks' tallies, and the mapped buffer.  A buffer that
 // grows is freed (cudaFree waits for the device) and zeroed afresh.
@@ -779,18 +784,17 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
         unsigned threads)
 {
   unsigned long long *d_words = static_cast<unsigned long long *>(st->d_exact);
-  volatile unsigned long long *h_seq = reinterpret_cast<volatile unsigned long long *>(
-      static_cast<char *>(st->h_exact) + HEAD_BYTES);
-  const unsigned long long seq = ++st->exact_seq;
-  *h_seq = 0;
+  volatile unsigned long long *h_head = static_cast<volatile unsigned long long *>(st->h_exact);
+  constexpr unsigned HEAD_WORDS = HEAD_BYTES / sizeof(unsigned long long);
+  for (unsigned k = 0; k < HEAD_WORDS; k++)
+    h_head[k] = GQ_POISON;
   char *head = static_cast<char *>(st->d_exact);
   const Total total{reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS),
                     reinterpret_cast<RareTotal *>(head + RARE_AT),
                     reinterpret_cast<unsigned long long *>(head + TICKET_AT),
                     1,
                     1,
-                    static_cast<unsigned long long *>(st->h_exact_dev),
-                    seq};
+                    static_cast<unsigned long long *>(st->h_exact_dev)};
   gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(st->d_exact) + ZEROED_BYTES);
   if (st->exact_dirty) {
     GQ_CUDA_TRY(cudaMemsetAsync(st->d_exact, 0, ZEROED_BYTES, st->stream));
@@ -805,7 +809,15 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
     status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, total)
                          : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, total);
   if (status == GQ_SUCCESS)
-    status = gq::spin(st, [&] { return *h_seq == seq; }, "deterministic data reduction");
+    status = gq::spin(
+      st,
+      [&] {
+        for (unsigned k = 0; k < HEAD_WORDS; k++)
+          if (h_head[k] == GQ_POISON)
+            return false;
+        return true;
+      },
+      "deterministic data reduction");
   if (status != GQ_SUCCESS)
     return status;
   st->exact_dirty = 0;
