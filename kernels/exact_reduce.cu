@@ -57,9 +57,10 @@ unsigned forced_threads; // the forced block size (tests), or 0 for the default
 // fill their channels).  Elements [0, n) of x (and y); indices in the tallies
 // count from base.  Whole tiles of ITEMS coalesced loads per thread, all
 // issued before any is added, then the last partial tile with bounds (the
-// finite count is the host's: n less the non-finite ones).  carry: each block carries its words before adding them
-// to the grid's (a launch of more adds than UNCARRIED_ADDS); else only the
-// words a block touched are added, as they are.
+// finite count is the host's: n less the non-finite ones).  carry: each
+// block carries its words before adding them to the grid's (a launch of
+// more adds than UNCARRIED_ADDS); else only the words a block touched are
+// added, as they are.
 template <int KIND, bool ABS, class T, bool SMALL>
 __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
                                                : KIND == GQ_REDUCE_STATS ? GQ_EXACT_STATS_MIN_BLOCKS
@@ -275,10 +276,8 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
                     1,
                     static_cast<unsigned long long *>(st->h_exact_dev)};
   gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(st->d_exact) + ZEROED_BYTES);
-  if (st->exact_dirty) {
+  if (st->exact_dirty)
     GQ_CUDA_TRY(cudaMemsetAsync(st->d_exact, 0, ZEROED_BYTES, st->stream));
-    st->exact_dirty = 0;
-  }
   st->exact_dirty = 1; // until the last block has zeroed the words again
   int status;
   if (small)
