@@ -1,18 +1,21 @@
 // exact_reduce.cu — the deterministic sum, dot, rms and statistics of device
 // arrays (issue 20): one kernel per kind.  Each thread adds its elements
 // (whole tiles, a grid-stride loop: which thread takes which element does
-// not matter) into expansions that spill into the block's exact words in
-// shared memory (engine/exact_accumulator.cuh); a warp's expansions are
-// merged into one lane's before it flushes them; the block adds its words
-// to the grid's with one atomic each, its non-finite counts (if any) to
-// the grid's by atomics, and the tally words its kind fills (extremes, max
-// |a - b|) to its slot, which the grid's last block merges into one.  The
-// last block of a reduction's last launch writes the words and the tally
-// into the context's mapped host memory, poisoned by the host, zeroing the
-// device's words for the next reduction (nothing is zeroed, allocated or
-// copied per call); the host spins until no word is poisoned and finishes
-// them with the CPU backend's code (exact_acc.h), so a CUDA context gives
-// the CPU context's bits.
+// not matter) into expansions (stats: fixed-grid levels) that spill into
+// the block's exact words in shared memory (engine/exact_accumulator.cuh),
+// a whole tile at once when nothing spills; a warp's expansions are merged
+// into one lane's before it flushes them.  A reduction of one block
+// exports its own words; otherwise each block adds its words to the grid's
+// with one atomic each, its non-finite counts (if any) to the grid's by
+// atomics, and the tally words its kind fills (extremes, max |a - b|) to
+// its slot, which the grid's last block merges into one.  The last block
+// of a reduction's last launch writes each channel's window of nonzero
+// words and the tally into the context's mapped host memory, poisoned by
+// the host, zeroing the device's words for the next reduction (nothing is
+// zeroed, allocated or copied per call; a repeated launch replays a graph);
+// the host spins until no word it needs is poisoned and finishes them with
+// the CPU backend's code (exact_acc.h), so a CUDA context gives the CPU
+// context's bits.
 #include <cstdint>
 #include <cstdlib>
 
@@ -51,7 +54,27 @@ constexpr uint64_t UNCARRIED_ADDS = 1ull << 30;
 #define GQ_EXACT_STATS_MIN_BLOCKS 2
 #endif
 
+// Tiles of 8 elements a thread in a small array's blocks (H200, one-shot
+// sum, host clock: 2^16 12.9 us at 4 tiles, 11.9 at 2, 11.1 at 1; 2^20
+// 13.4, 12.9, 14.1 — 1 needs more blocks than stay resident).  -D
+// overrides it for measurements.
+#ifndef GQ_EXACT_SMALL_TILES
+#define GQ_EXACT_SMALL_TILES 2
+#endif
+
 unsigned forced_threads; // the forced block size (tests), or 0 for the default
+
+// A launch's arguments, one parameter so that a repeated launch replays a
+// graph from the launch cache (every field is in its key).
+template <class T>
+struct Args {
+  const T *x, *y;
+  uint64_t n, base;
+  unsigned long long *d_words;
+  gq_exact_tally *d_tallies;
+  Total total;
+  int carry;
+};
 
 // kind: GQ_REDUCE_*; ABS: sum and dot also sum |t| (stats and rms always
 // fill their channels).  Elements [0, n) of x (and y); indices in the tallies
@@ -65,10 +88,11 @@ template <int KIND, bool ABS, class T, bool SMALL>
 __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
                                                : KIND == GQ_REDUCE_STATS ? GQ_EXACT_STATS_MIN_BLOCKS
                                                                          : GQ_EXACT_MIN_BLOCKS)
-    exact_kernel(const T *x, const T *y, uint64_t n, uint64_t base,
-                                                             int carry, unsigned long long *d_words,
-                                                             gq_exact_tally *d_tallies, Total total)
+    exact_kernel(Args<T> args)
 {
+  const T *x = args.x, *y = args.y;
+  const uint64_t n = args.n, base = args.base;
+  unsigned long long *d_words = args.d_words;
   constexpr bool PAIR = KIND == GQ_REDUCE_DOT || KIND == GQ_REDUCE_RMS;
   constexpr int USED = used_channels<KIND, ABS>(), ITEMS = items<KIND>();
   __shared__ unsigned long long words[USED][WORDS];
@@ -86,7 +110,9 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
   // One whole tile: a[k] (b[k]) is element first + k blockDim.x.
   auto add_tile = [&](const double(&a)[ITEMS], const double(&b)[ITEMS], uint64_t first) {
     bool whole_tile = false;
-    if constexpr (KIND == GQ_REDUCE_STATS) {
+    if constexpr (KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_DOT) {
+      whole_tile = sum.add_tile(a, b);
+    } else if constexpr (KIND == GQ_REDUCE_STATS) {
       whole_tile = sum.add_tile(a);
       if (whole_tile) {
 #pragma unroll
@@ -155,10 +181,16 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
     }
   }
   sum.flush(words);
-  block_tally<KIND>(tally, &d_tallies[blockIdx.x]); // its __syncthreads orders the flushes before the carry
+  if constexpr (SMALL) { // one block and one launch: the block's words are the result
+    if (gridDim.x == 1 && args.total.first && args.total.last && !args.carry) {
+      export_block<KIND, USED>(tally, rare, &words[0][0], args.total);
+      return;
+    }
+  }
+  block_tally<KIND>(tally, &args.d_tallies[blockIdx.x]); // its __syncthreads orders the flushes before the carry
   if (threadIdx.x == 0)
-    rare.into(total.rare);
-  if (carry) {
+    rare.into(args.total.rare);
+  if (args.carry) {
     for (unsigned c = threadIdx.x; c < USED; c += blockDim.x)
       gq::exact_words_normalize(words[c]);
     __syncthreads();
@@ -166,8 +198,8 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
   for (int k = threadIdx.x; k < USED * WORDS; k += blockDim.x)
     if (words[k / WORDS][k % WORDS])
       atomicAdd(&d_words[k], words[k / WORDS][k % WORDS]);
-  __threadfence(); // this thread's adds before the block's ticket
-  last_block_total<KIND, USED>(d_tallies, d_words, total);
+  // the ticket's barrier orders these adds before thread 0's release
+  last_block_total<KIND, USED>(args.d_tallies, d_words, args.total, &words[0][0]);
 }
 
 template <int KIND, bool ABS, class T, bool SMALL>
@@ -185,9 +217,19 @@ int launch(gq_cuda_state *st, const gq_array_reduce *p, unsigned grid, unsigned 
                       UNCARRIED_ADDS;
     total.first = first == 0;
     total.last = first + count == p->n;
-    exact_kernel<KIND, ABS, T, SMALL><<<grid, threads, 0, st->stream>>>(x + first, y ? y + first : nullptr, count,
-                                                                     first, carry, d_words, d_tallies, total);
-    GQ_CUDA_LAUNCH_CHECK();
+    Args<T> args{}; // zero-filled: the launch cache compares keys byte by byte
+    args.x = x + first;
+    args.y = y ? y + first : nullptr;
+    args.n = count;
+    args.base = first;
+    args.d_words = d_words;
+    args.d_tallies = d_tallies;
+    args.total = total;
+    args.carry = carry;
+    const int status = gq::launch<true>(st, (const void *)exact_kernel<KIND, ABS, T, SMALL>, grid, (int)threads,
+                                        args, st->stream);
+    if (status != GQ_SUCCESS)
+      return status;
   }
   return GQ_SUCCESS;
 }
@@ -228,11 +270,12 @@ int by_kind(gq_cuda_state *st, const gq_array_reduce *p, bool abs, unsigned grid
 // The context's device buffer (d_exact): the words (CHANNELS x WORDS), the
 // total tally, the non-finite totals, the ticket — zeroed once, and left so
 // by every reduction — then one tally per block.  The mapped host buffer:
-// the words and the tally.
+// the result as export_result lays it out (tally.cuh), every word poisoned
+// between reductions.
 constexpr size_t HEAD_BYTES = CHANNELS * WORDS * sizeof(unsigned long long) + sizeof(gq_exact_tally);
 constexpr size_t RARE_AT = HEAD_BYTES, TICKET_AT = RARE_AT + sizeof(RareTotal);
 constexpr size_t ZEROED_BYTES = TICKET_AT + sizeof(unsigned long long);
-constexpr size_t MAPPED_BYTES = HEAD_BYTES;
+constexpr size_t MAPPED_BYTES = MAPPED_WORDS * sizeof(unsigned long long);
 
 // Room for `grid` blocks' tallies, and the mapped buffer.  A buffer that
 // grows is freed (cudaFree waits for the device) and zeroed afresh.
@@ -241,6 +284,7 @@ int ensure_buffers(gq_cuda_state *st, unsigned grid)
   if (!st->h_exact) {
     GQ_CUDA_TRY(cudaHostAlloc(&st->h_exact, MAPPED_BYTES, cudaHostAllocMapped));
     GQ_CUDA_TRY(cudaHostGetDevicePointer(&st->h_exact_dev, st->h_exact, 0));
+    st->exact_dirty = 1;
   }
   if (st->d_exact && grid <= st->exact_blocks)
     return GQ_SUCCESS;
@@ -255,6 +299,30 @@ int ensure_buffers(gq_cuda_state *st, unsigned grid)
   return GQ_SUCCESS;
 }
 
+// The mapped result, read as it lands: the headers and the tally first,
+// then the windows they name.  `have` counts the words known to have
+// landed, so each poll resumes where the last stopped; `words` is the
+// windows' total once the headers are in.
+struct Landing {
+  const volatile unsigned long long *h;
+  unsigned have = 0, words = 0;
+  bool done()
+  {
+    for (; have < MAPPED_WINDOWS; have++)
+      if (h[have] == GQ_POISON)
+        return false;
+    if (words == 0) {
+      words = MAPPED_WINDOWS;
+      for (int c = 0; c < CHANNELS; c++)
+        words += window_count(h[MAPPED_HEADERS + c]);
+    }
+    for (; have < words; have++)
+      if (h[have] == GQ_POISON)
+        return false;
+    return true;
+  }
+};
+
 // The launches, the wait and the host's part of the finish.  small: the
 // grid is smaller than the device holds (a small array): the kernel
 // compiled without GQ_EXACT_MIN_BLOCKS's register cap, whose spills cost a
@@ -264,10 +332,7 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
         unsigned threads)
 {
   unsigned long long *d_words = static_cast<unsigned long long *>(st->d_exact);
-  volatile unsigned long long *h_head = static_cast<volatile unsigned long long *>(st->h_exact);
-  constexpr unsigned HEAD_WORDS = HEAD_BYTES / sizeof(unsigned long long);
-  for (unsigned k = 0; k < HEAD_WORDS; k++)
-    h_head[k] = GQ_POISON;
+  volatile unsigned long long *h = static_cast<volatile unsigned long long *>(st->h_exact);
   char *head = static_cast<char *>(st->d_exact);
   const Total total{reinterpret_cast<gq_exact_tally *>(d_words + CHANNELS * WORDS),
                     reinterpret_cast<RareTotal *>(head + RARE_AT),
@@ -276,8 +341,11 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
                     1,
                     static_cast<unsigned long long *>(st->h_exact_dev)};
   gq_exact_tally *d_tallies = reinterpret_cast<gq_exact_tally *>(static_cast<char *>(st->d_exact) + ZEROED_BYTES);
-  if (st->exact_dirty)
+  if (st->exact_dirty) { // the first reduction, or one that failed: every word afresh
     GQ_CUDA_TRY(cudaMemsetAsync(st->d_exact, 0, ZEROED_BYTES, st->stream));
+    for (unsigned k = 0; k < MAPPED_WORDS; k++)
+      h[k] = GQ_POISON;
+  }
   st->exact_dirty = 1; // until the last block has zeroed the words again
   int status;
   if (small)
@@ -286,29 +354,27 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
   else
     status = p->is_float ? by_kind<float, false>(st, p, abs, grid, threads, d_words, d_tallies, total)
                          : by_kind<double, false>(st, p, abs, grid, threads, d_words, d_tallies, total);
+  Landing landing{h};
   if (status == GQ_SUCCESS)
-    status = gq::spin(
-      st,
-      [&] {
-        for (unsigned k = 0; k < HEAD_WORDS; k++)
-          if (h_head[k] == GQ_POISON)
-            return false;
-        return true;
-      },
-      "deterministic data reduction");
+    status = gq::spin(st, [&] { return landing.done(); }, "deterministic data reduction");
   if (status != GQ_SUCCESS)
     return status;
-  st->exact_dirty = 0;
-  const unsigned long long *h_words = static_cast<const unsigned long long *>(st->h_exact);
   gq_exact_tally t;
-  memcpy(&t, h_words + CHANNELS * WORDS, sizeof t);
+  memcpy(&t, const_cast<const unsigned long long *>(h + MAPPED_TALLY), sizeof t);
   t.n = p->n - t.nan_count - t.posinf_count - t.neginf_count;
   gq_exact_tally_combine(&out->t, &t);
-  for (int c = 0; c < CHANNELS; c++) {
-    for (int k = 0; k < WORDS; k++)
-      out->s[c].word[k] = (int64_t)h_words[c * WORDS + k];
+  unsigned at = MAPPED_WINDOWS;
+  for (int c = 0; c < CHANNELS; c++) { // out's words are zero (gq_exact_acc_zero) but the windows'
+    const unsigned long long header = h[MAPPED_HEADERS + c];
+    const unsigned lo = window_lo(header), count = window_count(header);
+    for (unsigned k = 0; k < count; k++)
+      out->s[c].word[lo + k] = (int64_t)h[at + k];
+    at += count;
     gq_superacc_normalize(&out->s[c]);
   }
+  for (unsigned k = 0; k < landing.words; k++) // poisoned again for the next reduction
+    h[k] = GQ_POISON;
+  st->exact_dirty = 0;
   // P and N (used_channels, split) into sum t = P + N and sum |t| = P - N
   const int last = abs && (p->kind == GQ_REDUCE_SUM || p->kind == GQ_REDUCE_DOT) ? 1 : 0;
   if (last) {
@@ -355,10 +421,10 @@ extern "C" int gq_cuda_exact_reduce(gq_cuda_state *st, const gq_array_reduce *p,
   const void *kernel = p->is_float ? kernel_of<float>(p->kind, magnitudes) : kernel_of<double>(p->kind, magnitudes);
   const unsigned forced_blocks = gq::exact_forced_blocks;
   unsigned grid = forced_blocks ? forced_blocks : (unsigned)(gq::resident_per_sm(st, kernel, (int)threads) * st->sms);
-  // a small array: blocks of 4 tiles of 8 elements a thread (2^20: 128
-  // blocks; 396 took as long on the device and their tallies longer to
-  // copy and merge: 46.6 against 52.6 us for the one-shot sum)
-  const uint64_t per_block = (uint64_t)threads * 8 * 4, needed = (p->n + per_block - 1) / per_block;
+  // a small array: blocks of GQ_EXACT_SMALL_TILES tiles of 8 elements a
+  // thread (2^20: 256 blocks), and one block, which exports its own words,
+  // up to 4096 elements
+  const uint64_t per_block = (uint64_t)threads * 8 * GQ_EXACT_SMALL_TILES, needed = (p->n + per_block - 1) / per_block;
   const bool small = !forced_blocks && needed < grid;
   if (small)
     grid = (unsigned)needed;

@@ -83,11 +83,21 @@ struct Expansion {
   template <int FROM = 0>
   __device__ __forceinline__ void add_in_range(double t, unsigned long long *words)
   {
+    t = add_leaving<FROM>(t);
+    if (t != 0.0)
+      exact_words_add(words, t);
+  }
+  // t (|t| below EXACT_EXPANSION_LIMIT) through part[FROM] on, with no
+  // branch: what is left after the last part, which the caller must put
+  // somewhere (or, for a tile's terms gone through at once, restore the
+  // parts: see Sums::add_tile).
+  template <int FROM = 0>
+  __device__ __forceinline__ double add_leaving(double t)
+  {
 #pragma unroll
     for (int k = FROM; k < K; k++)
       part[k] = gq_two_sum(part[k], t, &t);
-    if (t != 0.0)
-      exact_words_add(words, t);
+    return t;
   }
   // add_in_range from part[1] on: for a term below part[0]'s rounding
   // error (TwoProd's error beside its product), which part[0] would only
@@ -162,6 +172,15 @@ struct SplitExpansion {
   __device__ __forceinline__ void add_in_range(double t, bool negative, unsigned long long *wpos,
                                                unsigned long long *wneg)
   {
+    t = add_leaving<FROM>(t, negative);
+    if (t != 0.0)
+      exact_words_add(negative ? wneg : wpos, t);
+  }
+  // add_in_range's arithmetic with no branch: what is left (as
+  // Expansion::add_leaving).
+  template <int FROM = 0>
+  __device__ __forceinline__ double add_leaving(double t, bool negative)
+  {
     double part[K];
 #pragma unroll
     for (int k = FROM; k < K; k++)
@@ -174,8 +193,7 @@ struct SplitExpansion {
       pos.part[k] = negative ? pos.part[k] : part[k];
       neg.part[k] = negative ? part[k] : neg.part[k];
     }
-    if (t != 0.0)
-      exact_words_add(negative ? wneg : wpos, t);
+    return t;
   }
   __device__ __forceinline__ void flush(unsigned long long *wpos, unsigned long long *wneg) const
   {

@@ -59,6 +59,55 @@ struct Sums {
     e0.zero();
     e1.zero();
   }
+  // A whole tile of sum or dot at once, when every term is in the
+  // expansions' range and none leaves anything below their last part: no
+  // branch per element, so the elements' chains of dependent additions
+  // interleave (per element, the branch to the words after each term's
+  // last TwoSum serialized them).  Else the expansions as they were, and
+  // false: the caller adds the tile element by element.
+  template <int ITEMS>
+  __device__ __forceinline__ bool add_tile(const double (&a)[ITEMS], const double (&b)[ITEMS])
+  {
+    static_assert(KIND == GQ_REDUCE_SUM || KIND == GQ_REDUCE_DOT, "sum and dot");
+    bool all = true;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      if constexpr (KIND == GQ_REDUCE_SUM) {
+        all &= fabs(a[k]) < gq::EXACT_EXPANSION_LIMIT; // false for NaN too
+      } else {
+        const double ap = fabs(a[k] * b[k]);
+        all &= ap >= gq::EXACT_PRODUCT_FLOOR && ap < gq::EXACT_EXPANSION_LIMIT;
+      }
+    }
+    if (!all)
+      return false;
+    const gq::SplitExpansion<K0> pn_before = pn;
+    const gq::Expansion<K0> e0_before = e0;
+    bool left = false;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      if constexpr (KIND == GQ_REDUCE_SUM) {
+        if constexpr (split<KIND, ABS>())
+          left |= pn.add_leaving(a[k], signbit(a[k])) != 0.0;
+        else
+          left |= e0.add_leaving(a[k]) != 0.0;
+      } else {
+        const double p = a[k] * b[k], err = fma(a[k], b[k], -p);
+        if constexpr (split<KIND, ABS>()) {
+          left |= pn.add_leaving(p, signbit(p)) != 0.0;
+          left |= pn.template add_leaving<1>(err, signbit(p)) != 0.0;
+        } else {
+          left |= e0.add_leaving(p) != 0.0;
+          left |= e0.template add_leaving<1>(err) != 0.0;
+        }
+      }
+    }
+    if (!left)
+      return true;
+    pn = pn_before;
+    e0 = e0_before;
+    return false;
+  }
   template <int ITEMS>
   __device__ __forceinline__ void tile_done(unsigned long long (&)[USED][WORDS])
   {

@@ -194,56 +194,141 @@ struct Total {
   unsigned long long *mapped;   // the context's mapped words and tally
 };
 
-// The grid's words and total tally into mapped host memory, the words and
-// the non-finite totals zeroed for the next reduction (every block's
-// atomics are done: each came before its block's ticket), each word read,
-// zeroed and written by its own thread.  No fence and no flag: the host
-// poisoned every word (GQ_POISON, a value no word can hold: the words stay
-// below 2^62 in magnitude, the tally's doubles are never NaN, its counts
-// and indices below 2^62 or all ones) and waits until none is left, as the
-// fast path's one-shot does.  The tally's n is the host's to fill.
-template <int USED>
-__device__ void export_result(unsigned long long *d_words, const gq_exact_tally &merged, const Total &total)
+// The mapped result's layout, in 8-byte words: a header per channel (the
+// first nonzero word's index and the count of words from it to the last
+// nonzero one: lo | count << 16), the tally, then each channel's window of
+// words in turn.  Only the windows cross the bus and are polled: a sum of
+// doubles of similar magnitude fills a few of a channel's WORDS.
+constexpr unsigned MAPPED_HEADERS = 0, MAPPED_TALLY = CHANNELS, MAPPED_WINDOWS = CHANNELS + TALLY_WORDS;
+constexpr unsigned MAPPED_WORDS = MAPPED_WINDOWS + CHANNELS * WORDS;
+__host__ __device__ constexpr unsigned long long window_header(unsigned lo, unsigned count)
 {
-  static_assert(offsetof(gq_exact_tally, nan_count) == 8 && offsetof(gq_exact_tally, first_neginf) == 48 &&
-                    sizeof(RareTotal) == 48,
-                "the non-finite totals are the tally's words 1..6, first indices complemented");
+  return (unsigned long long)lo | (unsigned long long)count << 16;
+}
+__host__ __device__ constexpr unsigned window_lo(unsigned long long h) { return (unsigned)(h & 0xffff); }
+__host__ __device__ constexpr unsigned window_count(unsigned long long h) { return (unsigned)(h >> 16 & 0xffff); }
+
+// The result into mapped host memory (the layout above): word(k) gives
+// word k of USED x WORDS, rare(j) the tally's non-finite word 1 + j (the
+// three counts, then the three first indices), both read once by one
+// thread; `scratch` (USED x WORDS of shared memory that no thread reads
+// any more) holds the words until the windows are known.  No fence and no
+// flag: the host poisoned every word (GQ_POISON, a value no word can hold:
+// the words stay below 2^62 in magnitude, the tally's doubles are never
+// NaN, its counts and indices below 2^62 or all ones, a header below 2^32)
+// and waits until none it needs is left, as the fast path's one-shot does.
+// The tally's n is the host's to fill.
+template <int USED, class Word, class RareWord>
+__device__ void export_result(const gq_exact_tally &merged, unsigned long long *mapped, unsigned long long *scratch,
+                              Word word, RareWord rare)
+{
+  static_assert(offsetof(gq_exact_tally, nan_count) == 8 && offsetof(gq_exact_tally, first_neginf) == 48,
+                "the non-finite counts and first indices are the tally's words 1..6");
+  static_assert(WORDS < 0x10000, "a window's bounds fit a header's 16-bit fields");
   __shared__ unsigned long long tally[TALLY_WORDS];
+  __shared__ int lo[USED], hi[USED];
   if (threadIdx.x == 0)
     memcpy(tally, &merged, sizeof merged);
-  __syncthreads();
-  for (unsigned j = threadIdx.x; j < 6; j += blockDim.x) { // blocks of fewer threads too (tests force 1)
-    unsigned long long *g = reinterpret_cast<unsigned long long *>(total.rare) + j;
-    const unsigned long long v = __ldcg(g);
-    *g = 0;
-    tally[1 + j] = j < 3 ? v : ~v;
+  for (unsigned c = threadIdx.x; c < USED; c += blockDim.x) {
+    lo[c] = WORDS;
+    hi[c] = -1;
   }
-  for (unsigned k = threadIdx.x; k < CHANNELS * WORDS; k += blockDim.x) {
-    unsigned long long w = 0;
-    if (k < USED * WORDS) {
-      w = __ldcg(&d_words[k]);
-      d_words[k] = 0;
+  __syncthreads();
+  for (unsigned j = threadIdx.x; j < 6; j += blockDim.x) // blocks of fewer threads too (tests force 1)
+    tally[1 + j] = rare(j);
+  for (unsigned k = threadIdx.x; k < USED * WORDS; k += blockDim.x) {
+    const unsigned long long w = word(k);
+    if (w) {
+      atomicMin(&lo[k / WORDS], (int)(k % WORDS));
+      atomicMax(&hi[k / WORDS], (int)(k % WORDS));
     }
-    total.mapped[k] = w;
+    scratch[k] = w;
   }
   __syncthreads();
+  for (unsigned k = threadIdx.x; k < USED * WORDS; k += blockDim.x) {
+    const unsigned c = k / WORDS;
+    const int j = (int)(k % WORDS);
+    if (j >= lo[c] && j <= hi[c]) {
+      unsigned at = MAPPED_WINDOWS;
+      for (unsigned b = 0; b < c; b++)
+        at += hi[b] >= lo[b] ? hi[b] - lo[b] + 1 : 0;
+      mapped[at + j - lo[c]] = scratch[k];
+    }
+  }
+  for (unsigned c = threadIdx.x; c < CHANNELS; c += blockDim.x)
+    mapped[MAPPED_HEADERS + c] =
+      c < USED && hi[c] >= lo[c] ? window_header(lo[c], hi[c] - lo[c] + 1) : window_header(0, 0);
   for (unsigned k = threadIdx.x; k < TALLY_WORDS; k += blockDim.x)
-    total.mapped[CHANNELS * WORDS + k] = tally[k];
+    mapped[MAPPED_TALLY + k] = tally[k];
 }
 
+// The grid's result, exported by its last block: the grid's words and
+// non-finite totals, each read and zeroed for the next reduction (every
+// block's atomics came before its block's ticket).
+template <int USED>
+__device__ void export_grid(unsigned long long *d_words, const gq_exact_tally &merged, const Total &total,
+                            unsigned long long *scratch)
+{
+  static_assert(sizeof(RareTotal) == 48, "the non-finite totals are six words, first indices complemented");
+  export_result<USED>(
+    merged, total.mapped, scratch,
+    [&](unsigned k) {
+      const unsigned long long w = __ldcg(&d_words[k]);
+      if (w)
+        d_words[k] = 0;
+      return w;
+    },
+    [&](unsigned j) {
+      unsigned long long *g = reinterpret_cast<unsigned long long *>(total.rare) + j;
+      const unsigned long long v = __ldcg(g);
+      *g = 0;
+      return j < 3 ? v : ~v;
+    });
+}
+
+// A reduction of one block and one launch: its own words and non-finite
+// tally are the result, exported straight from shared memory (no grid
+// words, no ticket: two round trips to L2 fewer).
 template <int KIND, int USED>
-__device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long long *d_words, const Total &total)
+__device__ void export_block(const gq_exact_tally &tally, const Rare &rare, unsigned long long *words,
+                             const Total &total)
+{
+  gq_exact_tally merged; // thread 0's
+  gq_exact_tally_zero(&merged);
+  block_tally<KIND>(tally, &merged); // its barrier: every flush into the words is done
+  export_result<USED>(
+    merged, total.mapped, words, [&](unsigned k) { return words[k]; },
+    [&](unsigned j) {
+      const unsigned long long v[6] = {rare.nan,       rare.posinf,       rare.neginf,
+                                       rare.first_nan, rare.first_posinf, rare.first_neginf};
+      return v[j];
+    });
+}
+
+// Release and acquire at GPU scope (fence.acq_rel.gpu, MEMBAR.ALL.GPU),
+// lighter than __threadfence()'s sequentially consistent MEMBAR.SC.GPU.
+__device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
+// The ticket: the block's barrier orders every thread's adds and thread 0's
+// stores before thread 0's release fence and ticket; the last block's
+// thread 0 acquires before its barrier lets the others read.  One fence a
+// block where each thread's __threadfence() (MEMBAR.SC.GPU) waited for its
+// own adds.
+template <int KIND, int USED>
+__device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long long *d_words, const Total &total,
+                                 unsigned long long *scratch)
 {
   __shared__ bool last;
-  __syncthreads(); // thread 0 wrote this block's tally (block_tally) and rare counts
+  __syncthreads(); // every thread's adds; thread 0 wrote this block's tally (block_tally) and rare counts
   if (threadIdx.x == 0) {
-    __threadfence(); // this block's tally before its ticket
+    fence_acq_rel_gpu(); // release: this block's adds and tally before its ticket
     last = atomicAdd(total.ticket, 1ull) == gridDim.x - 1;
+    if (last)
+      fence_acq_rel_gpu(); // acquire: every block's, after every ticket
   }
   __syncthreads();
   if (!last)
     return;
-  __threadfence(); // every block's tally, after every ticket
   gq_exact_tally t;
   gq_exact_tally_zero(&t);
   if constexpr (has_tally<KIND>()) {
@@ -271,7 +356,7 @@ __device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long 
     *total.ticket = 0;
   }
   if (total.last)
-    export_result<USED>(d_words, merged, total);
+    export_grid<USED>(d_words, merged, total, scratch);
 }
 
 } // namespace gq_exact
