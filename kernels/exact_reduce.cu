@@ -180,10 +180,21 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
       }
     }
   }
-  sum.flush(words);
-  if constexpr (SMALL) { // one block and one launch: the block's words are the result
-    if (gridDim.x == 1 && args.total.first && args.total.last && !args.carry) {
-      export_block<KIND, USED>(tally, rare, &words[0][0], args.total);
+  // one block and one launch: the block's words and merged expansions are
+  // the result; else thread 0 adds the merged expansions' parts to the
+  // grid's words
+  const bool single = SMALL && gridDim.x == 1 && args.total.first && args.total.last && !args.carry;
+  double parts[CHANNELS][PARTS] = {};
+  unsigned nparts[CHANNELS] = {};
+  sum.flush_block(words, [&](int c, double v) {
+    if (single)
+      parts[c][nparts[c]++] = v;
+    else if (v != 0.0)
+      gq::exact_words_add(d_words + (size_t)c * WORDS, v);
+  });
+  if constexpr (SMALL) {
+    if (single) {
+      export_block<KIND, USED>(tally, rare, parts, &words[0][0], args.total);
       return;
     }
   }
@@ -370,6 +381,13 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
     for (unsigned k = 0; k < count; k++)
       out->s[c].word[lo + k] = (int64_t)h[at + k];
     at += count;
+    for (unsigned k = 0; k < PARTS; k++) { // a single block's merged expansions, exactly
+      double v;
+      const unsigned long long bits = h[MAPPED_PARTS + c * PARTS + k];
+      memcpy(&v, &bits, sizeof v);
+      if (v != 0.0)
+        gq_superacc_add(&out->s[c], v);
+    }
     gq_superacc_normalize(&out->s[c]);
   }
   for (unsigned k = 0; k < landing.words; k++) // poisoned again for the next reduction

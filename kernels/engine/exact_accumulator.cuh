@@ -154,6 +154,40 @@ struct Expansion {
   }
 };
 
+// A block's expansions merged into thread 0's, exactly: each warp's into
+// its lane 0 (warp_merge), those lanes' parts through shared memory
+// (row[warp][FIRST + k]; ROW parts a warp in all), then warp 0 merges
+// them the same way.  `words` takes what a merge spills; the caller's
+// barrier comes between the stores and the loads: every expansion of a
+// block stores, the block waits once, every expansion loads.
+template <int K>
+__device__ __forceinline__ void warp_merge_store(Expansion<K> &e, unsigned long long *words, double *row_of_warp)
+{
+  e.warp_merge(blockDim.x < 32 ? blockDim.x : 32, words);
+  if (threadIdx.x % 32 == 0) {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      row_of_warp[k] = e.part[k];
+  }
+}
+// ...after the barrier, in warp 0 (row_of_lane: lane's warp's row)
+template <int K>
+__device__ __forceinline__ void warps_merge_load(Expansion<K> &e, unsigned long long *words, const double *row_of_lane)
+{
+  const unsigned nwarps = (blockDim.x + 31) / 32;
+  unsigned span = 1;
+  while (span < nwarps)
+    span *= 2;
+  e.zero();
+  if (threadIdx.x < nwarps) {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      e.part[k] = row_of_lane[k];
+  }
+  if (threadIdx.x < span)
+    e.warp_merge(span, words);
+}
+
 // Two expansions, of the terms >= 0 (P) and of those < 0 (N): a term goes
 // to one of them, chosen by selects rather than a branch, so that sum t =
 // P + N and sum |t| = P - N (formed on the host) cost one expansion's work

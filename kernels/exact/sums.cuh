@@ -112,23 +112,49 @@ struct Sums {
   __device__ __forceinline__ void tile_done(unsigned long long (&)[USED][WORDS])
   {
   }
-  // The warp's sums merged into lane 0's, which alone flushes them.
-  __device__ __forceinline__ void flush(unsigned long long (&words)[USED][WORDS])
+  // The block's sums merged into thread 0's, which gives each part to
+  // sink(channel, part) (the block's words take only what merges spill):
+  // no lane's flush meets another's on the words' compare-and-swap loops.
+  template <class Sink>
+  __device__ __forceinline__ void flush_block(unsigned long long (&words)[USED][WORDS], Sink sink)
   {
-    const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32;
+    constexpr int ROW = split<KIND, ABS>() ? 2 * K0 : KIND == GQ_REDUCE_RMS ? K0 + EXPANSION_PRODUCT : K0;
+    __shared__ double rows[EXACT_BLOCK / 32][ROW];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if constexpr (split<KIND, ABS>()) {
-      pn.warp_merge(lanes, words[0], words[USED - 1]);
-      if (threadIdx.x % 32 == 0)
-        pn.flush(words[0], words[USED - 1]);
+      gq::warp_merge_store(pn.pos, words[0], &rows[warp][0]);
+      gq::warp_merge_store(pn.neg, words[USED - 1], &rows[warp][K0]);
     } else {
-      e0.warp_merge(lanes, words[0]);
-      if (threadIdx.x % 32 == 0)
-        e0.flush(words[0]);
+      gq::warp_merge_store(e0, words[0], &rows[warp][0]);
+    }
+    if constexpr (KIND == GQ_REDUCE_RMS)
+      gq::warp_merge_store(e1, words[1], &rows[warp][K0]);
+    __syncthreads();
+    if (warp != 0)
+      return;
+    if constexpr (split<KIND, ABS>()) {
+      gq::warps_merge_load(pn.pos, words[0], &rows[lane][0]);
+      gq::warps_merge_load(pn.neg, words[USED - 1], &rows[lane][K0]);
+    } else {
+      gq::warps_merge_load(e0, words[0], &rows[lane][0]);
+    }
+    if constexpr (KIND == GQ_REDUCE_RMS)
+      gq::warps_merge_load(e1, words[1], &rows[lane][K0]);
+    if (threadIdx.x != 0)
+      return;
+#pragma unroll
+    for (int k = 0; k < K0; k++) {
+      if constexpr (split<KIND, ABS>()) {
+        sink(0, pn.pos.part[k]);
+        sink(USED - 1, pn.neg.part[k]);
+      } else {
+        sink(0, e0.part[k]);
+      }
     }
     if constexpr (KIND == GQ_REDUCE_RMS) {
-      e1.warp_merge(lanes, words[1]);
-      if (threadIdx.x % 32 == 0)
-        e1.flush(words[1]);
+#pragma unroll
+      for (int k = 0; k < EXPANSION_PRODUCT; k++)
+        sink(1, e1.part[k]);
     }
   }
 };
@@ -204,18 +230,33 @@ struct Sums<GQ_REDUCE_STATS, ABS> {
       left = TILES;
     }
   }
-  __device__ __forceinline__ void flush(unsigned long long (&words)[USED][WORDS])
+  // The levels into the expansions, then as Sums::flush_block.
+  template <class Sink>
+  __device__ __forceinline__ void flush_block(unsigned long long (&words)[USED][WORDS], Sink sink)
   {
-    const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32;
+    constexpr int K0 = EXPANSION_SUM, K1 = EXPANSION_PRODUCT, ROW = 2 * K0 + K1;
+    __shared__ double rows[EXACT_BLOCK / 32][ROW];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     dep.drain([&](int c, double v) { bank(c, v, words); });
-    f0.warp_merge(lanes, words[0]);
-    f1.warp_merge(lanes, words[1]);
-    f2.warp_merge(lanes, words[2]);
-    if (threadIdx.x % 32 == 0) {
-      f0.flush(words[0]);
-      f1.flush(words[1]);
-      f2.flush(words[2]);
+    gq::warp_merge_store(f0, words[0], &rows[warp][0]);
+    gq::warp_merge_store(f1, words[1], &rows[warp][K0]);
+    gq::warp_merge_store(f2, words[2], &rows[warp][K0 + K1]);
+    __syncthreads();
+    if (warp != 0)
+      return;
+    gq::warps_merge_load(f0, words[0], &rows[lane][0]);
+    gq::warps_merge_load(f1, words[1], &rows[lane][K0]);
+    gq::warps_merge_load(f2, words[2], &rows[lane][K0 + K1]);
+    if (threadIdx.x != 0)
+      return;
+#pragma unroll
+    for (int k = 0; k < K0; k++) {
+      sink(0, f0.part[k]);
+      sink(2, f2.part[k]);
     }
+#pragma unroll
+    for (int k = 0; k < K1; k++)
+      sink(1, f1.part[k]);
   }
 };
 

@@ -196,10 +196,15 @@ struct Total {
 
 // The mapped result's layout, in 8-byte words: a header per channel (the
 // first nonzero word's index and the count of words from it to the last
-// nonzero one: lo | count << 16), the tally, then each channel's window of
-// words in turn.  Only the windows cross the bus and are polled: a sum of
-// doubles of similar magnitude fills a few of a channel's WORDS.
-constexpr unsigned MAPPED_HEADERS = 0, MAPPED_TALLY = CHANNELS, MAPPED_WINDOWS = CHANNELS + TALLY_WORDS;
+// nonzero one: lo | count << 16), the tally, PARTS doubles a channel (a
+// single block's merged expansions, which the host adds exactly; zeros
+// from a grid, whose blocks added theirs to the words), then each
+// channel's window of words in turn.  Only the windows cross the bus and
+// are polled: a sum of doubles of similar magnitude fills a few of a
+// channel's WORDS.
+constexpr unsigned PARTS = 3;
+constexpr unsigned MAPPED_HEADERS = 0, MAPPED_TALLY = CHANNELS, MAPPED_PARTS = MAPPED_TALLY + TALLY_WORDS;
+constexpr unsigned MAPPED_WINDOWS = MAPPED_PARTS + CHANNELS * PARTS;
 constexpr unsigned MAPPED_WORDS = MAPPED_WINDOWS + CHANNELS * WORDS;
 __host__ __device__ constexpr unsigned long long window_header(unsigned lo, unsigned count)
 {
@@ -219,16 +224,19 @@ __host__ __device__ constexpr unsigned window_count(unsigned long long h) { retu
 // and waits until none it needs is left, as the fast path's one-shot does.
 // The tally's n is the host's to fill.
 template <int USED, class Word, class RareWord>
-__device__ void export_result(const gq_exact_tally &merged, unsigned long long *mapped, unsigned long long *scratch,
-                              Word word, RareWord rare)
+__device__ void export_result(const gq_exact_tally &merged, const double (&parts)[CHANNELS][PARTS],
+                              unsigned long long *mapped, unsigned long long *scratch, Word word, RareWord rare)
 {
   static_assert(offsetof(gq_exact_tally, nan_count) == 8 && offsetof(gq_exact_tally, first_neginf) == 48,
                 "the non-finite counts and first indices are the tally's words 1..6");
   static_assert(WORDS < 0x10000, "a window's bounds fit a header's 16-bit fields");
   __shared__ unsigned long long tally[TALLY_WORDS];
   __shared__ int lo[USED], hi[USED];
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
     memcpy(tally, &merged, sizeof merged);
+    for (unsigned k = 0; k < CHANNELS * PARTS; k++)
+      mapped[MAPPED_PARTS + k] = (unsigned long long)__double_as_longlong(parts[k / PARTS][k % PARTS]);
+  }
   for (unsigned c = threadIdx.x; c < USED; c += blockDim.x) {
     lo[c] = WORDS;
     hi[c] = -1;
@@ -270,8 +278,9 @@ __device__ void export_grid(unsigned long long *d_words, const gq_exact_tally &m
                             unsigned long long *scratch)
 {
   static_assert(sizeof(RareTotal) == 48, "the non-finite totals are six words, first indices complemented");
+  const double none[CHANNELS][PARTS] = {};
   export_result<USED>(
-    merged, total.mapped, scratch,
+    merged, none, total.mapped, scratch,
     [&](unsigned k) {
       const unsigned long long w = __ldcg(&d_words[k]);
       if (w)
@@ -286,18 +295,19 @@ __device__ void export_grid(unsigned long long *d_words, const gq_exact_tally &m
     });
 }
 
-// A reduction of one block and one launch: its own words and non-finite
-// tally are the result, exported straight from shared memory (no grid
-// words, no ticket: two round trips to L2 fewer).
+// A reduction of one block and one launch: its own words, merged
+// expansions (parts: thread 0's) and non-finite tally are the result,
+// exported straight from shared memory (no grid words, no ticket: two
+// round trips to L2 fewer).
 template <int KIND, int USED>
-__device__ void export_block(const gq_exact_tally &tally, const Rare &rare, unsigned long long *words,
-                             const Total &total)
+__device__ void export_block(const gq_exact_tally &tally, const Rare &rare, const double (&parts)[CHANNELS][PARTS],
+                             unsigned long long *words, const Total &total)
 {
   gq_exact_tally merged; // thread 0's
   gq_exact_tally_zero(&merged);
-  block_tally<KIND>(tally, &merged); // its barrier: every flush into the words is done
+  block_tally<KIND>(tally, &merged); // its barrier: every spill into the words is done
   export_result<USED>(
-    merged, total.mapped, words, [&](unsigned k) { return words[k]; },
+    merged, parts, total.mapped, words, [&](unsigned k) { return words[k]; },
     [&](unsigned j) {
       const unsigned long long v[6] = {rare.nan,       rare.posinf,       rare.neginf,
                                        rare.first_nan, rare.first_posinf, rare.first_neginf};

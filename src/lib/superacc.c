@@ -18,7 +18,19 @@ static int magnitude(const gq_superacc *a, uint64_t digit[DIGITS])
   gq_superacc t = *a;
   gq_superacc_normalize(&t);
   const int negative = t.word[DIGITS - 1] < 0;
-  if (negative) {
+  if (negative && t.word[DIGITS - 1] == -1) {
+    /* words h+1 .. DIGITS-2 are 2^32 - 1 and the top -1: the value is
+     * sum_{k<=h} w_k 2^32k - 2^32(h+1), its negation 2^32(h+1) less those */
+    int h = DIGITS - 2;
+    while (h >= 0 && t.word[h] == 0xffffffff)
+      h--;
+    for (int k = 0; k <= h; k++)
+      t.word[k] = -t.word[k];
+    for (int k = h + 1; k < DIGITS; k++)
+      t.word[k] = 0;
+    t.word[h + 1] = 1;
+    gq_superacc_normalize(&t);
+  } else if (negative) {
     for (int k = 0; k < DIGITS; k++)
       t.word[k] = -t.word[k];
     gq_superacc_normalize(&t);
@@ -34,6 +46,20 @@ static int magnitude(const gq_superacc *a, uint64_t digit[DIGITS])
 static int bit_at(const uint64_t digit[DIGITS], int i)
 {
   return i >= 0 && i < 32 * DIGITS ? (int)((digit[i >> 5] >> (i & 31)) & 1) : 0;
+}
+
+/* Bits lo..hi (hi - lo < 64; bits below index 0 are zero), as an integer:
+ * the three digits that hold them, shifted. */
+static uint64_t bits(const uint64_t digit[DIGITS], int hi, int lo)
+{
+  const int from = lo < 0 ? 0 : lo, k = from >> 5;
+  unsigned __int128 window = 0;
+  for (int j = 2; j >= 0; j--)
+    window = window << 32 | (k + j < DIGITS ? digit[k + j] : 0);
+  window >>= from & 31;
+  const int n = hi - from + 1;
+  const uint64_t m = n <= 0 ? 0 : (uint64_t)(window & (((unsigned __int128)1 << n) - 1));
+  return m << (from - lo);
 }
 
 /* Is any bit below index i set? */
@@ -69,9 +95,7 @@ static double round_digits(const uint64_t digit[DIGITS], int sign, int lsb, int 
     return sign < 0 ? -INFINITY : INFINITY;
   const int q = exponent - 52 > -1074 ? exponent - 52 : -1074; /* the double's last bit */
   const int first = q - lsb;                                   /* its bit index */
-  uint64_t m = 0;
-  for (int i = top; i >= first; i--)
-    m = (m << 1) | (uint64_t)bit_at(digit, i);
+  uint64_t m = bits(digit, top, first);
   const int half = bit_at(digit, first - 1);
   const int rest = sticky || any_below(digit, first - 1);
   if (half && (rest || (m & 1)))

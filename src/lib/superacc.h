@@ -51,15 +51,29 @@ GQ_HD void gq_superacc_zero(gq_superacc *a)
 }
 
 /* Move every word's carry into the next, leaving words 0..WORDS-2 in
- * [0, 2^32) and the sign of the value in the top word. */
+ * [0, 2^32) and the sign of the value in the top word.  Only the span of
+ * nonzero words is walked: zero words below it stay zero, and above it a
+ * carry of 0 leaves the zeros as they are while a carry of -1 turns each
+ * into 2^32 - 1 and reaches the top word (a value's few words, not all
+ * GQ_SUPERACC_WORDS, on the one-shot reductions' path). */
 GQ_HD void gq_superacc_normalize(gq_superacc *a)
 {
+  int k = 0, top = GQ_SUPERACC_WORDS - 2;
+  while (k < GQ_SUPERACC_WORDS - 1 && a->word[k] == 0)
+    k++;
+  while (top > k && a->word[top] == 0)
+    top--;
   int64_t carry = 0;
-  for (int k = 0; k < GQ_SUPERACC_WORDS - 1; k++) {
+  for (; k < GQ_SUPERACC_WORDS - 1; k++) {
+    if (k > top && (carry == 0 || carry == -1))
+      break;
     const int64_t w = a->word[k] + carry;
     carry = w >> 32; /* arithmetic: floor(w / 2^32) */
     a->word[k] = w - carry * ((int64_t)1 << 32);
   }
+  if (carry == -1)
+    for (; k < GQ_SUPERACC_WORDS - 1; k++)
+      a->word[k] = 0xffffffff;
   a->word[GQ_SUPERACC_WORDS - 1] += carry;
   a->pending = 0;
 }
