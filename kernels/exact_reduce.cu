@@ -160,15 +160,33 @@ __global__ void __launch_bounds__(EXACT_BLOCK, SMALL                       ? 1
       add_tile(a, b, t * tile + threadIdx.x);
     }
   } else {
-    for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x) {
-      const uint64_t first = t * tile + threadIdx.x;
-      double a[ITEMS], b[ITEMS];
+    auto load = [&](double(&a)[ITEMS], double(&b)[ITEMS], uint64_t first) {
 #pragma unroll
       for (int k = 0; k < ITEMS; k++) {
         a[k] = element(x, first + (uint64_t)k * blockDim.x);
         b[k] = PAIR ? element(y, first + (uint64_t)k * blockDim.x) : 0.0;
       }
-      add_tile(a, b, first);
+    };
+    if constexpr (SMALL && KIND != GQ_REDUCE_STATS) {
+      // A small array's block has a few tiles: two at a time, both loaded
+      // before either is added (one round trip to memory for both, where
+      // the branchy adds kept the next tile's loads behind them).
+      for (uint64_t t = blockIdx.x; t < whole; t += 2 * (uint64_t)gridDim.x) {
+        const uint64_t u = t + gridDim.x;
+        double a[2][ITEMS], b[2][ITEMS];
+        load(a[0], b[0], t * tile + threadIdx.x);
+        if (u < whole)
+          load(a[1], b[1], u * tile + threadIdx.x);
+        add_tile(a[0], b[0], t * tile + threadIdx.x);
+        if (u < whole)
+          add_tile(a[1], b[1], u * tile + threadIdx.x);
+      }
+    } else {
+      for (uint64_t t = blockIdx.x; t < whole; t += gridDim.x) {
+        double a[ITEMS], b[ITEMS];
+        load(a, b, t * tile + threadIdx.x);
+        add_tile(a, b, t * tile + threadIdx.x);
+      }
     }
   }
   if (whole * tile < n && blockIdx.x == whole % gridDim.x) { // the partial tile, by the block the stride gives it
@@ -381,14 +399,18 @@ int run(gq_cuda_state *st, const gq_array_reduce *p, bool abs, bool small, struc
     for (unsigned k = 0; k < count; k++)
       out->s[c].word[lo + k] = (int64_t)h[at + k];
     at += count;
+    bool touched = count > 0;
     for (unsigned k = 0; k < PARTS; k++) { // a single block's merged expansions, exactly
       double v;
       const unsigned long long bits = h[MAPPED_PARTS + c * PARTS + k];
       memcpy(&v, &bits, sizeof v);
-      if (v != 0.0)
+      if (v != 0.0) {
         gq_superacc_add(&out->s[c], v);
+        touched = true;
+      }
     }
-    gq_superacc_normalize(&out->s[c]);
+    if (touched) // (an untouched channel is zero: normalized)
+      gq_superacc_normalize(&out->s[c]);
   }
   for (unsigned k = 0; k < landing.words; k++) // poisoned again for the next reduction
     h[k] = GQ_POISON;

@@ -165,7 +165,7 @@ int gq_exact_sum_finish(const gq_exact_acc *acc, gq_nan_policy policy, double *r
   rounded.posinf_count = acc->t.posinf_count;
   rounded.neginf_count = acc->t.neginf_count;
   rounded.sum = gq_superacc_round(&acc->s[0], 0); /* the one rounding */
-  rounded.abs_sum = gq_superacc_round(&acc->s[1], 0);
+  rounded.abs_sum = acc->magnitudes ? gq_superacc_round(&acc->s[1], 0) : 0.0; /* else never filled */
   if (abs_sum)
     *abs_sum = rounded.abs_sum;
   return gq_sum_finish(&rounded, policy, result);
@@ -266,25 +266,23 @@ int gq_exact_stats_finish(const gq_exact_acc *acc, gq_nan_policy policy, gq_stat
 int gq_exact_one_shot(gq_context *ctx, gq_reduce_kind kind, int is_float, size_t n, const void *x, const void *y,
                       void *out)
 {
-  gq_exact_acc *acc;
-  int status = gq_exact_acc_create((gq_exact_kind)kind, &acc);
-  if (status != GQ_SUCCESS)
-    return status;
-  acc->magnitudes = 0; /* the one-shot sum and dot give no sum |t| */
+  gq_exact_acc acc; /* on the stack: a one-shot call allocates nothing */
+  gq_exact_acc_zero(&acc, (int)kind);
+  acc.magnitudes = 0; /* the one-shot sum and dot give no sum |t| */
+  int status = GQ_SUCCESS;
   /* no chunk to merge: the one run's accumulator is the result's */
   if (!ctx)
     status = gq_fail(GQ_EINVAL, "gq_exact_accumulate: NULL context");
   else if (n > 0)
-    status = reduce_into(ctx, acc->kind, 0, is_float, n, x, y, acc);
+    status = reduce_into(ctx, acc.kind, 0, is_float, n, x, y, &acc);
   if (status == GQ_SUCCESS) {
     gq_clear_error();
     if (kind == GQ_REDUCE_RMS)
-      status = gq_exact_rms_finish(acc, GQ_NAN_PROPAGATE, out);
+      status = gq_exact_rms_finish(&acc, GQ_NAN_PROPAGATE, out);
     else if (kind == GQ_REDUCE_STATS)
-      status = gq_exact_stats_finish(acc, GQ_NAN_PROPAGATE, out);
+      status = gq_exact_stats_finish(&acc, GQ_NAN_PROPAGATE, out);
     else
-      status = gq_exact_sum_finish(acc, GQ_NAN_PROPAGATE, out, NULL);
+      status = gq_exact_sum_finish(&acc, GQ_NAN_PROPAGATE, out, NULL);
   }
-  gq_exact_acc_free(acc);
   return status;
 }
