@@ -64,6 +64,71 @@ check "mc: p=2 in the sweep is the single run's to the bit" test "$(printf '%s\n
 g mc --f='x' --param w=1:2:1 --b=w --n=1e4 --device=cpu --json
 check "mc --b=w: 2 records, both passed" test "$(printf '%s\n' "$out" | grep -c '"check": "passed"')" -eq 2
 
+# ---- a sweep parses its expression once and rebinds it to each problem's
+# values (batch_params.h): every problem is still its single run to the bit,
+# whatever the values fold to (signs, if(), integer powers, power-of-two
+# factors), with several parameters, with limits of them, across a chunk.
+# single_runs DESC SWEEP-OUTPUT ARGS-BEFORE -- VALUES...: each line of
+# SWEEP-OUTPUT against the single run "gpuquad ARGS --param V" (V as
+# "k=1" or "a=1 --param p=2") with --quiet.
+single_runs() {
+  desc=$1 sweep_out=$2
+  shift 2
+  args=""
+  while [ "$1" != "--" ]; do args="$args $1"; shift; done
+  shift
+  i=0 bad=""
+  for v in "$@"; do
+    i=$((i + 1))
+    set -f
+    one=$(eval "\"\$GPUQUAD\" $args --param $v --device=cpu --quiet" 2>/dev/null)
+    set +f
+    [ "$one" = "$(printf '%s\n' "$sweep_out" | sed -n "${i}p")" ] || bad="$bad [$v: $one]"
+  done
+  check "$desc: $i problems, each its single run's to the bit$bad" test -z "$bad"
+}
+g --f='-k*x+x^k+if(k>1,x^2,k)' --a=0.5 --b=2 --n=64 --param k=-2:3:0.5 --device=cpu --quiet
+single_runs "signs, powers and if() of k" "$out" "--f='-k*x+x^k+if(k>1,x^2,k)' --a=0.5 --b=2 --n=64" -- \
+  k=-2 k=-1.5 k=-1 k=-0.5 k=0 k=0.5 k=1 k=1.5 k=2 k=2.5 k=3
+g --f='k*sin(x)' --n=100 --param k=1:6:1 --precision=float --device=cpu --quiet
+single_runs "k*sin(x) in float (scale 2^j or none)" "$out" "--f='k*sin(x)' --n=100 --precision=float" -- \
+  k=1 k=2 k=3 k=4 k=5 k=6
+g --f='a*x^p+c' --n=100 --rule=simpson --param a=1:2:1 --param p=0:2:1 --param c=-1:1:1 --device=cpu --quiet
+single_runs "a product of three parameters" "$out" "--f='a*x^p+c' --n=100 --rule=simpson" -- \
+  "a=1 --param p=0 --param c=-1" "a=1 --param p=0 --param c=0" "a=1 --param p=0 --param c=1" \
+  "a=1 --param p=1 --param c=-1" "a=1 --param p=1 --param c=0" "a=1 --param p=1 --param c=1" \
+  "a=1 --param p=2 --param c=-1" "a=1 --param p=2 --param c=0" "a=1 --param p=2 --param c=1" \
+  "a=2 --param p=0 --param c=-1" "a=2 --param p=0 --param c=0" "a=2 --param p=0 --param c=1" \
+  "a=2 --param p=1 --param c=-1" "a=2 --param p=1 --param c=0" "a=2 --param p=1 --param c=1" \
+  "a=2 --param p=2 --param c=-1" "a=2 --param p=2 --param c=0" "a=2 --param p=2 --param c=1"
+g --f='exp(-k*x^2)' --a=-k --b='2*k+c' --n=1000 --param k=0.5:2:0.5 --param c=0:1:1 --device=cpu --quiet
+single_runs "limits of two parameters" "$out" "--f='exp(-k*x^2)' --a=-k --b='2*k+c' --n=1000" -- \
+  "k=0.5 --param c=0" "k=0.5 --param c=1" "k=1 --param c=0" "k=1 --param c=1" \
+  "k=1.5 --param c=0" "k=1.5 --param c=1" "k=2 --param c=0" "k=2 --param c=1"
+swept=$(printf '%s\n' "$out" | sed -n 5p)
+g --f='exp(-1.5*x^2)' --a=-1.5 --b=3 --n=1000 --device=cpu --quiet
+check "--a=-k --b=2*k+c at k=1.5, c=0 is --a=-1.5 --b=3 to the bit ($swept)" test "$swept" = "$out"
+g --f='x1*k+x2' --dim=2 --a=0,-k --b=k,1 --n=20 --rule=gauss-legendre:3 --param k=1:3:1 --device=cpu --quiet
+single_runs "a box with limits of k (gauss-legendre)" "$out" "--f='x1*k+x2' --dim=2 --a=0,-k --b=k,1 --n=20 --rule=gauss-legendre:3" -- \
+  k=1 k=2 k=3
+g mc --f='x1*k+x2^p' --dim=2 --b=k,1 --n=1e4 --seed=5 --param k=1:2:1 --param p=1:2:1 --device=cpu --quiet
+single_runs "mc with parameters in f and the limits" "$out" "mc --f='x1*k+x2^p' --dim=2 --b=k,1 --n=1e4 --seed=5" -- \
+  "k=1 --param p=1" "k=1 --param p=2" "k=2 --param p=1" "k=2 --param p=2"
+g --f='sin(k*x)/(1+x)' --b=pi --n=10 --param k=1:4100:1 --device=cpu --quiet
+single_runs "a sweep over two chunks of 4096 (first, last of the first, first of the second, last)" \
+  "$(printf '%s\n' "$out" | sed -n '1p;4096p;4097p;4100p')" "--f='sin(k*x)/(1+x)' --b=pi --n=10" -- \
+  k=1 k=4096 k=4097 k=4100
+g --f='sin(k*x)/(1+x)' --b=pi --n=100 --param k=2:4:1 --device=cpu --json
+swept=$(printf '%s\n' "$out" | sed -n 2p | sed 's/.*"formula": "\([^"]*\)".*/\1/')
+g --f='sin(k*x)/(1+x)' --b=pi --n=100 --param k=3 --device=cpu --json
+check "the formula of k=3 in the sweep is the single run's ($swept)" \
+  sh -c 'printf "%s\n" "$1" | grep -q -F "\"formula\": \"$2\""' _ "$out" "$swept"
+g --f='x' --b='0/k' --n=10 --param k=-1:1:1 --device=cpu --json
+check "a NaN limit at k=0 only: exit 2, two problems passed" \
+  sh -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "\"check\": \"passed\"")" -eq 2 ]' _ "$rc" "$out"
+check "  ...and k=0 says why, as its single run would" \
+  sh -c 'printf "%s\n" "$1" | sed -n 2p | grep -q -F -- "--b=0/k: the limit is NaN"' _ "$out"
+
 # ---- hostile sweeps: one line, exit 2, before any work ----------------------
 expect_usage "STEP 0" "STEP must not be 0" --f="$F" --param k=1:5:0 --device=cpu
 expect_usage "a VEGAS sweep" "runs plain Monte Carlo only" mc --f='x^p' --param p=1:2:1 --method=vegas --device=cpu

@@ -141,6 +141,18 @@ int main(void)
          "a pole on the grid: GQ_EDOM for it alone (%d %d %d), '%s'", statuses[0], statuses[1], statuses[2],
          gq_last_error());
   tap_ok(strstr(gq_last_error(), "problem 1") != NULL, "  ...the message names the problem");
+  /* the expression is parsed once and rebound to each set: a value that no
+   * definition can carry fails as its own parse fails, the others run */
+  const double nan_sets[3] = {1.0, NAN, 3.0};
+  for (int i = 0; i < 3; i++)
+    statuses[i] = -1;
+  const int nan_st = gq_integrate_box_batch(ctx, "k*x", names, 1, nan_sets, 3, spec, &box, GQ_PRECISION_DOUBLE,
+                                            results, statuses);
+  tap_ok(nan_st == GQ_EINVAL && statuses[0] == GQ_SUCCESS && statuses[1] == GQ_EINVAL && statuses[2] == GQ_SUCCESS &&
+             strstr(gq_last_error(), "problem 1"),
+         "k = NaN: GQ_EINVAL for it alone (%d %d %d), '%s'", statuses[0], statuses[1], statuses[2], gq_last_error());
+  tap_ok(fabs(results[2].result - 1.5 * pi * pi) < 1e-12,
+         "  ...k = 3 after it: %.17g", results[2].result);
   tap_ok(gq_integrate_box_batch(ctx, "x", NULL, 1, sets, 1, spec, &box, GQ_PRECISION_DOUBLE, results, statuses) ==
              GQ_EINVAL, "NULL names: GQ_EINVAL");
   const char *bad[] = {"k=1"};

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "batch_params.h"
 #include "lib/check/check.h"
 #include "lib/expr/expr.h"
 #include "lib/packed.h"
@@ -75,33 +76,25 @@ static int refuse(problem_error *e, int status, const char *fmt, ...)
   return status;
 }
 
-static int is_name_char(char c)
-{
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* The definitions among defs whose name appears in text as a whole name,
  * for an expression that must use every parameter it is given. */
 static size_t used_definitions(const char *text, const char *const *defs, size_t ndefs, const char **used)
 {
   size_t count = 0;
-  for (size_t k = 0; k < ndefs; k++) {
-    const size_t len = strcspn(defs[k], "=");
-    for (const char *at = text; len > 0 && *at; at++)
-      if (strncmp(at, defs[k], len) == 0 && (at == text || !is_name_char(at[-1])) && !is_name_char(at[len])) {
-        used[count++] = defs[k];
-        break;
-      }
-  }
+  for (size_t k = 0; k < ndefs; k++)
+    if (uses_name(text, defs[k], strcspn(defs[k], "=")))
+      used[count++] = defs[k];
   return count;
 }
 
 /* A limit: a number, pi, e or inf as for a single run; otherwise, with
- * parameters, a constant expression of them (--b=k, --b='2*pi/k'). */
+ * parameters, a constant expression of them (--b=k, --b='2*pi/k'), which
+ * goes to *kept (NULL for a number) when the limit is good. */
 static int limit_value(const char *name, const char *text, const char *const *defs, size_t ndefs, double *v,
-                       problem_error *e)
+                       gq_expr **kept, problem_error *e)
 {
   char why[128];
+  *kept = NULL;
   if (gq_parse_limit(text, v, why, sizeof why) == 0)
     return EXIT_OK;
   if (ndefs == 0)
@@ -116,11 +109,12 @@ static int limit_value(const char *name, const char *text, const char *const *de
   const int constant = gq_expr_dims_used(x) == 0;
   const double no_variables[1] = {0.0};
   *v = gq_expr_eval(x, no_variables);
-  gq_expr_free(x);
-  if (!constant)
-    return refuse(e, EXIT_USAGE, "--%s=%s: a limit may use the parameters, not x", name, text);
-  if (isnan(*v))
-    return refuse(e, EXIT_USAGE, "--%s=%s: the limit is NaN", name, text);
+  if (!constant || isnan(*v)) {
+    gq_expr_free(x);
+    return refuse(e, EXIT_USAGE, "--%s=%s: %s", name, text,
+                  !constant ? "a limit may use the parameters, not x" : "the limit is NaN");
+  }
+  *kept = x;
   return EXIT_OK;
 }
 
@@ -149,15 +143,25 @@ static int split_list(const char *name, const char *text, int dims, char tok[][C
   return EXIT_OK;
 }
 
-static int limits(const char *name, const char *text, int dims, double *out,
-                  const char *const *defs, size_t ndefs, problem_error *e)
+/* --a or --b (name) over dims dimensions: from the sweep's cache, or read
+ * as the single run reads it (and then cached). */
+static int limits(const char *name, const char *text, int dims, double *out, problem_params *pp, problem_error *e)
 {
+  const int side = strcmp(name, "b") == 0;
+  if (cached_limits(pp, side, text, dims, out))
+    return EXIT_OK;
   char tok[GQ_MC_MAX_DIMS][CLI_TOKEN];
+  gq_expr *expr[GQ_MC_MAX_DIMS] = {NULL};
   if (split_list(name, text, dims, tok, e) != EXIT_OK)
     return e->status;
+  const char *const *defs = problem_defs(pp);
   for (int d = 0; d < dims; d++)
-    if (limit_value(name, tok[d], defs, ndefs, &out[d], e) != EXIT_OK)
+    if (limit_value(name, tok[d], defs, problem_ndefs(pp), &out[d], &expr[d], e) != EXIT_OK) {
+      for (int k = 0; k < d; k++)
+        gq_expr_free(expr[k]);
       return e->status;
+    }
+  cache_limits(pp, side, text, dims, out, expr, (const char(*)[CLI_TOKEN])tok);
   return EXIT_OK;
 }
 
@@ -178,9 +182,8 @@ static const char *reference_check(int checked, const gq_check_outcome *o)
 }
 
 /* A rule over a box: integrate's problem, as cmd_integrate builds it. */
-static int rule_setup(const batch_problem *p, const gq_integrand *f, int dims, const char *const *defs,
-                      size_t ndefs, gq_box *box_out, gq_rule_spec *spec_out, gq_precision *precision_out,
-                      problem_error *e)
+static int rule_setup(const batch_problem *p, const gq_integrand *f, int dims, problem_params *pp,
+                      gq_box *box_out, gq_rule_spec *spec_out, gq_precision *precision_out, problem_error *e)
 {
   gq_box box = {.dims = dims};
   double ends[2];
@@ -188,7 +191,7 @@ static int rule_setup(const batch_problem *p, const gq_integrand *f, int dims, c
   const char *texts[2] = {p->a, p->b}, *names[2] = {"a", "b"};
   double *sides[2] = {box.a, box.b};
   for (int side = 0; side < 2; side++) {
-    if (texts[side] && limits(names[side], texts[side], dims, sides[side], defs, ndefs, e) != EXIT_OK)
+    if (texts[side] && limits(names[side], texts[side], dims, sides[side], pp, e) != EXIT_OK)
       return e->status;
     for (int d = 0; d < dims && !texts[side]; d++)
       sides[side][d] = ends[side];
@@ -219,14 +222,13 @@ static int rule_setup(const batch_problem *p, const gq_integrand *f, int dims, c
   return EXIT_OK;
 }
 
-static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
-                    const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
-                    problem_error *e)
+static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims, problem_params *pp,
+                    batch_record *r, gq_check_outcome *outcome, problem_error *e)
 {
   gq_box box;
   gq_rule_spec spec;
   gq_precision precision;
-  if (rule_setup(p, f, dims, defs, ndefs, &box, &spec, &precision, e) != EXIT_OK)
+  if (rule_setup(p, f, dims, pp, &box, &spec, &precision, e) != EXIT_OK)
     return e->status;
   gq_rule_result res;
   const int status = gq_integrate_box(ctx, f, spec, &box, precision, &res);
@@ -252,9 +254,8 @@ static int run_rule(gq_context *ctx, const batch_problem *p, const gq_integrand 
 }
 
 /* Monte Carlo: mc's problem, as cmd_mc builds it. */
-static int run_mc(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims,
-                  const char *const *defs, size_t ndefs, batch_record *r, gq_check_outcome *outcome,
-                  int *checked, problem_error *e)
+static int run_mc(gq_context *ctx, const batch_problem *p, const gq_integrand *f, int dims, problem_params *pp,
+                  batch_record *r, gq_check_outcome *outcome, int *checked, problem_error *e)
 {
   gq_mc_options opt;
   char why[256];
@@ -272,8 +273,8 @@ static int run_mc(gq_context *ctx, const batch_problem *p, const gq_integrand *f
   if (opt.dist == GQ_MC_NORMAL && (a_given || b_given))
     return refuse(e, EXIT_USAGE, "--%s: --dist=normal samples N(0, I) on the whole space, with no limits",
                   a_given ? "a" : "b");
-  if (limits("a", p->a ? p->a : "0", dims, opt.a, defs, ndefs, e) != EXIT_OK ||
-      limits("b", p->b ? p->b : "1", dims, opt.b, defs, ndefs, e) != EXIT_OK)
+  if (limits("a", p->a ? p->a : "0", dims, opt.a, pp, e) != EXIT_OK ||
+      limits("b", p->b ? p->b : "1", dims, opt.b, pp, e) != EXIT_OK)
     return e->status;
   for (int d = 0; d < dims && opt.dist == GQ_MC_UNIFORM; d++)
     if (!(opt.a[d] <= opt.b[d]) || isinf(opt.a[d]) || isinf(opt.b[d]))
@@ -335,11 +336,16 @@ static int unused_parameter(const batch_problem *p, const char *const *defs, siz
   return EXIT_OK;
 }
 
-/* A problem's integrand and dimension from its parameters' definitions:
- * EXIT_OK, or the refusal in e. */
-static int problem_integrand(const batch_problem *p, const char *const *defs, size_t ndefs, uint64_t *dims,
-                             gq_integrand **f, problem_error *e)
+/* A problem's integrand and dimension: from the sweep's cache, or from its
+ * parameters' definitions as the single run parses them (and then
+ * cached): EXIT_OK, or the refusal in e. */
+static int problem_integrand(const batch_problem *p, problem_params *pp, uint64_t *dims, gq_integrand **f,
+                             problem_error *e)
 {
+  if (cached_integrand(pp, f, dims))
+    return EXIT_OK;
+  const char *const *defs = problem_defs(pp);
+  const size_t ndefs = problem_ndefs(pp);
   char why[256];
   gq_parse_error perr;
   const uint64_t max_dims = p->command == BATCH_MC ? GQ_MC_MAX_DIMS : GQ_MAX_DIM;
@@ -351,28 +357,36 @@ static int problem_integrand(const batch_problem *p, const char *const *defs, si
     return refuse(e, EXIT_USAGE, "--dim=%s: %s", p->dim, why);
   if (unused_parameter(p, defs, ndefs, e) != EXIT_OK)
     return e->status;
-  if (gq_integrand_parse(p->f ? p->f : "circle", f_defs, used_definitions(p->f ? p->f : "", defs, ndefs, f_defs),
-                         (int)*dims, f, &perr) != GQ_SUCCESS)
+  if (cache_integrand(pp, p->f ? p->f : "circle", f_defs, used_definitions(p->f ? p->f : "", defs, ndefs, f_defs),
+                      *dims, f, &perr) != GQ_SUCCESS)
     return refuse(e, perr.status == GQ_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE, "--f=%s: %s", p->f ? p->f : "circle",
                   perr.message);
   return EXIT_OK;
 }
 
-/* One problem: the definitions of its parameter values -> a record. */
-static void run_one(gq_context *ctx, const batch_problem *p, const char *const *defs, size_t ndefs,
-                    gq_integrand *parsed, uint64_t parsed_dims, batch_record *r, batch_writer *w)
+/* The record's "k=1 c=2": every format but --quiet prints it, --quiet
+ * with a problem's error, a plot keys its curves by it. */
+static void label(problem_params *pp, const batch_writer *w, batch_record *r)
+{
+  if (!r->params[0] && (w->format != BATCH_QUIET || w->points || r->status >= EXIT_USAGE))
+    problem_label(pp, r->params, sizeof r->params);
+}
+
+/* One problem: its parameters -> a record. */
+static void run_one(gq_context *ctx, const batch_problem *p, problem_params *pp, gq_integrand *parsed,
+                    uint64_t parsed_dims, batch_record *r, batch_writer *w)
 {
   problem_error e = {"", EXIT_OK};
   gq_check_outcome outcome = {GQ_CHECK_PASSED, 0, ""};
   int checked = p->check;
   uint64_t dims = parsed_dims;
   gq_integrand *f = parsed;
-  if (!f && problem_integrand(p, defs, ndefs, &dims, &f, &e) != EXIT_OK)
+  if (!f && problem_integrand(p, pp, &dims, &f, &e) != EXIT_OK)
     ;
   else if (p->command == BATCH_MC)
-    run_mc(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &checked, &e);
+    run_mc(ctx, p, f, (int)dims, pp, r, &outcome, &checked, &e);
   else
-    run_rule(ctx, p, f, (int)dims, defs, ndefs, r, &outcome, &e);
+    run_rule(ctx, p, f, (int)dims, pp, r, &outcome, &e);
   r->formula = f ? gq_integrand_formula(f) : p->f ? p->f : "circle";
   if (e.status != EXIT_OK) {
     r->status = e.status;
@@ -383,6 +397,7 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
     r->status = outcome.verdict == GQ_CHECK_PASSED ? EXIT_OK : EXIT_CHECK;
     r->message = outcome.message;
   }
+  label(pp, w, r);
   batch_write(w, r);
   gq_integrand_free(f);
 }
@@ -398,34 +413,30 @@ static void run_one(gq_context *ctx, const batch_problem *p, const char *const *
  * it; the integrands parsed go to f[0 .. here-1] (NULL where the parse
  * failed, for run_one to parse again and report), for run_one to use, and
  * their dimension (the sweep's) to *f_dims. */
-static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, size_t start, size_t here,
-                             gq_integrand **f, uint64_t *f_dims)
+static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, sweep_cache *cache,
+                             size_t start, size_t here, gq_integrand **f, uint64_t *f_dims)
 {
   if (p->command != BATCH_INTEGRATE || here < 2)
     return NULL;
   double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
   gq_packed *pk = NULL;
-  char text[CLI_MAX_PARAMS][96];
-  const char *defs[CLI_MAX_PARAMS];
   double values[CLI_MAX_PARAMS];
   uint64_t n = 0;
   gq_precision precision = GQ_PRECISION_DOUBLE;
   int line = a && b;
   for (size_t i = 0; i < here && line; i++) {
+    problem_params pp;
     sweep_values(s, start + i, values);
-    for (int k = 0; k < s->naxes; k++) {
-      sweep_definition(s, k, values[k], text[k], sizeof text[k]);
-      defs[k] = text[k];
-    }
+    problem_params_init(&pp, s, values, cache);
     problem_error e = {"", EXIT_OK};
     uint64_t dims;
     gq_box box;
     gq_rule_spec spec;
     a[i] = b[i] = NAN; /* not packed */
-    if (problem_integrand(p, defs, (size_t)s->naxes, &dims, &f[i], &e) != EXIT_OK)
+    if (problem_integrand(p, &pp, &dims, &f[i], &e) != EXIT_OK)
       continue;
     *f_dims = dims; /* the sweep's --dim, the same for all */
-    if (rule_setup(p, f[i], (int)dims, defs, (size_t)s->naxes, &box, &spec, &precision, &e) != EXIT_OK)
+    if (rule_setup(p, f[i], (int)dims, &pp, &box, &spec, &precision, &e) != EXIT_OK)
       continue;
     /* the rule and n are the sweep's too */
     line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
@@ -461,31 +472,27 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
              p->f ? p->f : "circle");
     w->mc = p->command == BATCH_MC;
   }
-  char text[CLI_MAX_PARAMS][96];
-  const char *defs[CLI_MAX_PARAMS];
   double values[CLI_MAX_PARAMS];
+  /* a sweep's problems share their setup; a single problem is the single run's */
+  sweep_cache cache = {0}, *shared = s.problems > 1 ? &cache : NULL;
   gq_integrand **parsed = calloc(PACK_CHUNK, sizeof *parsed); /* NULL: each problem parses its own */
   for (size_t start = 0; start < s.problems; start += PACK_CHUNK) {
     const size_t here = s.problems - start < PACK_CHUNK ? s.problems - start : PACK_CHUNK;
     uint64_t dims = 1;
-    gq_packed *pk = parsed ? pack_chunk(ctx, p, &s, start, here, parsed, &dims) : NULL;
+    gq_packed *pk = parsed ? pack_chunk(ctx, p, &s, shared, start, here, parsed, &dims) : NULL;
     for (size_t i = start; i < start + here; i++) {
       batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
       r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+      problem_params pp;
       sweep_values(&s, i, values);
-      size_t at = 0;
-      for (int k = 0; k < s.naxes; k++) {
-        sweep_definition(&s, k, values[k], text[k], sizeof text[k]);
-        defs[k] = text[k];
-        at += (size_t)snprintf(r.params + at, at < sizeof r.params ? sizeof r.params - at : 0, "%s%s",
-                               k ? " " : "", text[k]);
+      problem_params_init(&pp, &s, values, shared);
+      for (int k = 0; k < s.naxes; k++)
         if (strcmp(s.axis[k].name, w->axis) == 0)
           r.x = values[k];
-      }
       if (s.problems > 1) /* a sweep's progress: its integrals */
         cli_progress_problems(ctx, i, s.problems);
       gq_packed_select(ctx, pk, i - start);
-      run_one(ctx, p, defs, (size_t)s.naxes, parsed ? parsed[i - start] : NULL, dims, &r, w);
+      run_one(ctx, p, &pp, parsed ? parsed[i - start] : NULL, dims, &r, w);
       if (parsed)
         parsed[i - start] = NULL; /* run_one freed it */
     }
@@ -493,6 +500,7 @@ void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_write
     gq_packed_free(pk);
   }
   free(parsed);
+  sweep_cache_free(&cache);
   if (s.problems > 1) {
     cli_progress_problems(ctx, s.problems, s.problems);
     cli_progress_attach(ctx);

@@ -1,7 +1,8 @@
 /* batch.c — many integrals of one expression, one per parameter set
  * (gq_integrate_box_batch).  Each problem is the single call: the
- * expression parsed at its values (a microsecond on the host), then
- * gq_integrate_box on the shared context.  Problems are taken in chunks:
+ * expression at its values (parsed once, then rebound to each problem's
+ * values: internal.h, gq_integrand_instantiate), then gq_integrate_box on
+ * the shared context.  Problems are taken in chunks:
  * on a GPU the grid sums of a chunk's small one-dimensional problems are
  * computed first in one packed launch (packed.h), which each problem's
  * call then finds instead of launching its own; every other problem
@@ -55,15 +56,23 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
   const char *defs[BATCH_MAX_PARAMS];
   int first = GQ_SUCCESS;
   char why[256] = "";
+  gq_integrand_template *t = NULL; /* the text parsed once, at problem 0's values */
   for (size_t start = 0; start < count; start += most) {
     const size_t here = count - start < most ? count - start : most;
     for (size_t i = 0; i < here; i++) {
-      for (size_t j = 0; j < nparams; j++) {
-        snprintf(text_of[j], sizeof text_of[j], "%s=%.17g", names[j], values[(start + i) * nparams + j]);
-        defs[j] = text_of[j];
-      }
+      const double *v = nparams ? &values[(start + i) * nparams] : NULL;
       c.f[i] = NULL;
-      c.parsed[i] = gq_integrand_parse(text, defs, nparams, box->dims, &c.f[i], NULL);
+      c.parsed[i] = GQ_SUCCESS;
+      if (!t || gq_integrand_instantiate(t, v, &c.f[i], NULL) != GQ_SUCCESS) {
+        /* the parse itself, with its own message where it fails */
+        for (size_t j = 0; j < nparams; j++) {
+          snprintf(text_of[j], sizeof text_of[j], "%s=%.17g", names[j], v[j]);
+          defs[j] = text_of[j];
+        }
+        if (start + i == 0 && count > 1)
+          gq_integrand_template_parse(text, defs, nparams, box->dims, &t, NULL);
+        c.parsed[i] = gq_integrand_parse(text, defs, nparams, box->dims, &c.f[i], NULL);
+      }
       c.a[i] = box->a[0];
       c.b[i] = box->b[0];
     }
@@ -93,6 +102,7 @@ int gq_integrate_box_batch(gq_context *ctx, const char *text, const char *const 
     gq_packed_select(ctx, NULL, 0);
     gq_packed_free(pk);
   }
+  gq_integrand_template_free(t);
   free(c.f), free(c.parsed), free(c.a), free(c.b);
   return first == GQ_SUCCESS ? GQ_SUCCESS : gq_fail(first, "%s", why);
 }

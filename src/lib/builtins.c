@@ -22,7 +22,7 @@
 static const struct gq_integrand builtins[GQ_F_COUNT] = {
 #define GQ_BUILTIN(ID, name, formula, scale, fx, a, b, Fx, desc) \
   {GQ_F_##ID, name, formula, desc, a, b, scale, eval_##ID, eval_f_##ID, antiderivative_##ID, \
-   NULL, NULL, NULL, 1, NULL, NULL},
+   NULL, NULL, NULL, 1, NULL, NULL, 0, NULL},
 #include "integrands.def"
 #undef GQ_BUILTIN
 };

@@ -11,38 +11,99 @@
 #include "lib/expr/expr.h"
 
 /* f's symbolic form, for a GPU module shared by every value of the
- * parameters: kept only where it splits off the same power-of-two scale as
- * the baked g (the host multiplies the sums by f->scale).  Without it (out
- * of memory, another scale) the GPU compiles the baked g, as before. */
-static void symbolic_form(gq_integrand *f, const char *text_in, const gq_expr_params *params, int dims)
+ * parameters: g parsed with the parameters as run-time values, its
+ * power-of-two scale and its JIT key. */
+typedef struct {
+  gq_expr *g;
+  double scale;
+  char *key;
+} symbolic_module;
+
+static void symbolic_free(symbolic_module *m)
 {
+  gq_expr_free(m->g);
+  free(m->key);
+  memset(m, 0, sizeof *m);
+}
+
+/* The symbolic form of text, or none (m->g NULL: no parameter, out of
+ * memory). */
+static void symbolic_parse(const char *text_in, const gq_expr_params *params, int dims, symbolic_module *m)
+{
+  memset(m, 0, sizeof *m);
   if (params->count == 0)
     return;
   gq_expr *e = NULL, *g = NULL;
-  double scale = 1.0;
   char *text = NULL;
+  m->scale = 1.0;
   if (gq_expr_parse_symbolic(text_in, params, dims, &e, NULL) != GQ_SUCCESS ||
-      gq_expr_split_scale(e, &scale, &g) != GQ_SUCCESS || scale != f->scale ||
-      gq_expr_to_string(g ? g : e, &text) != GQ_SUCCESS) {
+      gq_expr_split_scale(e, &m->scale, &g) != GQ_SUCCESS || gq_expr_to_string(g ? g : e, &text) != GQ_SUCCESS) {
     gq_expr_free(g);
     gq_expr_free(e);
     free(text);
+    memset(m, 0, sizeof *m);
     return;
   }
   /* no canonical text holds '|': the key differs from every expression's */
-  char *key = malloc(strlen(text) + 32);
-  if (!key) {
-    gq_expr_free(g);
-    gq_expr_free(e);
-    free(text);
-    return;
-  }
-  sprintf(key, "%s|params:%d:%d", text, dims, (int)params->count);
+  m->key = malloc(strlen(text) + 32);
+  if (m->key)
+    sprintf(m->key, "%s|params:%d:%d", text, dims, (int)params->count);
   free(text);
   if (g)
     gq_expr_free(e);
-  f->gpu_g = g ? g : e;
-  f->gpu_key = key;
+  m->g = g ? g : e;
+  if (!m->key)
+    symbolic_free(m);
+}
+
+/* The symbolic form is kept only where it splits off the same power-of-two
+ * scale as the baked g (the host multiplies the sums by f->scale).  Without
+ * it (out of memory, another scale) the GPU compiles the baked g. */
+static int symbolic_fits(const gq_integrand *f, const symbolic_module *m)
+{
+  return m->g && m->scale == f->scale;
+}
+
+/* The integrand of a parsed expression (taken: freed on failure), with
+ * room for nvalues GPU parameter values after it. */
+static int expression_integrand(gq_expr *expr, int dims, size_t nvalues, gq_integrand **out, gq_parse_error *err)
+{
+  gq_integrand *f = calloc(1, sizeof *f + nvalues * sizeof(double));
+  char *canonical = NULL;
+  double scale = 1.0;
+  gq_expr *g = NULL;
+  if (!f || gq_expr_to_string(expr, &canonical) != GQ_SUCCESS ||
+      gq_expr_split_scale(expr, &scale, &g) != GQ_SUCCESS) {
+    free(f);
+    free(canonical);
+    gq_expr_free(expr);
+    err->status = GQ_ENOMEM;
+    snprintf(err->message, sizeof err->message, "out of memory");
+    return gq_fail(GQ_ENOMEM, "out of memory parsing an expression");
+  }
+  f->id = -1;
+  f->name = "expression";
+  f->formula = canonical;
+  f->canonical = canonical;
+  f->description = "user expression";
+  f->a = 0.0;
+  f->b = 1.0;
+  f->scale = scale;
+  f->expr = expr;
+  f->g = g ? g : expr;
+  f->dims = dims;
+  *out = f;
+  return GQ_SUCCESS;
+}
+
+static int expression_error(const gq_expr_error *e, gq_parse_error *err)
+{
+  err->status = e->status;
+  err->in_param = e->where == GQ_EXPR_IN_PARAM;
+  err->param_index = e->param_index;
+  err->column = e->column;
+  snprintf(err->message, sizeof err->message, "%s", e->message);
+  return gq_fail(e->status, "%s", e->message);
 }
 
 int gq_integrand_parse(const char *text, const char *const *params, size_t nparams, int dims,
@@ -108,41 +169,106 @@ int gq_integrand_parse(const char *text, const char *const *params, size_t npara
   gq_expr_error e;
   gq_expr *expr = NULL;
   int status = gq_expr_parse(text, nparams ? &p : NULL, dims, &expr, &e);
-  if (status != GQ_SUCCESS) {
-    err->status = e.status;
-    err->in_param = e.where == GQ_EXPR_IN_PARAM;
-    err->param_index = e.param_index;
-    err->column = e.column;
-    snprintf(err->message, sizeof err->message, "%s", e.message);
-    return gq_fail(e.status, "%s", e.message);
+  if (status != GQ_SUCCESS)
+    return expression_error(&e, err);
+  gq_integrand *f;
+  if ((status = expression_integrand(expr, dims, 0, &f, err)) != GQ_SUCCESS)
+    return status;
+  symbolic_module m;
+  symbolic_parse(text, &p, dims, &m);
+  if (symbolic_fits(f, &m)) {
+    f->gpu_g = m.g;
+    f->gpu_key = m.key;
+  } else {
+    symbolic_free(&m);
   }
-  gq_integrand *f = calloc(1, sizeof *f);
-  char *canonical = NULL;
-  double scale = 1.0;
-  gq_expr *g = NULL;
-  if (!f || gq_expr_to_string(expr, &canonical) != GQ_SUCCESS ||
-      gq_expr_split_scale(expr, &scale, &g) != GQ_SUCCESS) {
-    free(f);
-    free(canonical);
-    gq_expr_free(expr);
-    err->status = GQ_ENOMEM;
-    snprintf(err->message, sizeof err->message, "out of memory");
-    return gq_fail(GQ_ENOMEM, "out of memory parsing an expression");
-  }
-  f->id = -1;
-  f->name = "expression";
-  f->formula = canonical;
-  f->canonical = canonical;
-  f->description = "user expression";
-  f->a = 0.0;
-  f->b = 1.0;
-  f->scale = scale;
-  f->expr = expr;
-  f->g = g ? g : expr;
-  f->dims = dims;
-  symbolic_form(f, text, &p, dims);
   *out = f;
   return GQ_SUCCESS;
+}
+
+/* A template: the parse at the first values, whose expression is rebound
+ * (expr.h) to each problem's; a built-in is itself at every value. */
+struct gq_integrand_template {
+  gq_integrand *first;
+  int dims;
+  size_t nparams;
+  symbolic_module symbolic;
+};
+
+int gq_integrand_template_parse(const char *text, const char *const *params, size_t nparams, int dims,
+                                gq_integrand_template **out, gq_parse_error *err)
+{
+  gq_parse_error local;
+  if (!err)
+    err = &local;
+  if (out)
+    *out = NULL;
+  gq_integrand_template *t = out ? calloc(1, sizeof *t) : NULL;
+  if (!t) {
+    memset(err, 0, sizeof *err);
+    err->status = out ? GQ_ENOMEM : GQ_EINVAL;
+    snprintf(err->message, sizeof err->message, "%s", out ? "out of memory" : "gq_integrand_template_parse: out is NULL");
+    return gq_fail(err->status, "%s", err->message);
+  }
+  const int status = gq_integrand_parse(text, params, nparams, dims, &t->first, err);
+  if (status != GQ_SUCCESS) {
+    free(t);
+    return status;
+  }
+  t->dims = dims;
+  t->nparams = nparams;
+  if (t->first->id < 0) {
+    gq_expr_params p = {params, nparams};
+    symbolic_parse(text, &p, dims, &t->symbolic);
+  }
+  *out = t;
+  return GQ_SUCCESS;
+}
+
+int gq_integrand_instantiate(const gq_integrand_template *t, const double *values, gq_integrand **out,
+                             gq_parse_error *err)
+{
+  gq_parse_error local;
+  if (!err)
+    err = &local;
+  memset(err, 0, sizeof *err);
+  if (out)
+    *out = NULL;
+  if (!t || !out || (t->nparams && !values)) {
+    err->status = GQ_EINVAL;
+    snprintf(err->message, sizeof err->message, "gq_integrand_instantiate: NULL argument");
+    return gq_fail(GQ_EINVAL, "%s", err->message);
+  }
+  if (t->first->id >= 0) {
+    *out = t->first;
+    return GQ_SUCCESS;
+  }
+  gq_expr_error e;
+  gq_expr *expr = NULL;
+  int status = gq_expr_rebind(t->first->expr, values, &expr, &e);
+  if (status != GQ_SUCCESS)
+    return expression_error(&e, err);
+  gq_integrand *f;
+  if ((status = expression_integrand(expr, t->dims, t->nparams, &f, err)) != GQ_SUCCESS)
+    return status;
+  if (symbolic_fits(f, &t->symbolic)) {
+    f->gpu_g = t->symbolic.g;
+    f->gpu_key = t->symbolic.key;
+    f->gpu_shared = 1;
+    f->gpu_values = (double *)(f + 1);
+    memcpy(f->gpu_values, values, t->nparams * sizeof *values);
+  }
+  *out = f;
+  return GQ_SUCCESS;
+}
+
+void gq_integrand_template_free(gq_integrand_template *t)
+{
+  if (!t)
+    return;
+  gq_integrand_free(t->first);
+  symbolic_free(&t->symbolic);
+  free(t);
 }
 
 void gq_integrand_free(gq_integrand *f)
@@ -152,8 +278,10 @@ void gq_integrand_free(gq_integrand *f)
   if (f->g != f->expr)
     gq_expr_free(f->g);
   gq_expr_free(f->expr);
-  gq_expr_free(f->gpu_g);
-  free(f->gpu_key);
+  if (!f->gpu_shared) {
+    gq_expr_free(f->gpu_g);
+    free(f->gpu_key);
+  }
   free(f->canonical);
   free(f);
 }
@@ -166,7 +294,10 @@ const char *gq_integrand_jit_key(const gq_integrand *f)
 int gq_integrand_gpu_params(const gq_integrand *f, const double **values)
 {
   *values = NULL;
-  return f->gpu_g ? gq_expr_param_values(f->gpu_g, values) : 0;
+  const int count = f->gpu_g ? gq_expr_param_values(f->gpu_g, values) : 0;
+  if (f->gpu_values)
+    *values = f->gpu_values;
+  return count;
 }
 
 int gq_integrand_is_builtin(const gq_integrand *f)

@@ -43,6 +43,11 @@ struct gq_integrand {
    * compiles g, the values baked in). */
   gq_expr *gpu_g;
   char *gpu_key;
+  /* An integrand instantiated from a template: gpu_g and gpu_key are the
+   * template's (not freed with f), and the module reads gpu_values, kept
+   * after the struct in f's own allocation. */
+  int gpu_shared;
+  double *gpu_values;
 };
 
 /* The JIT key of f's GPU module, and the source of its g (the symbolic
@@ -50,6 +55,22 @@ struct gq_integrand {
  * reads (count, *values), 0 without. */
 const char *gq_integrand_jit_key(const gq_integrand *f);
 int gq_integrand_gpu_params(const gq_integrand *f, const double **values);
+
+/* An integrand template (issue 23): the text of gq_integrand_parse with
+ * its parameters parsed once, at the values params give; then the
+ * integrand that gq_integrand_parse would give for the same text and names
+ * at other values (one per parameter, in the order of params), the same
+ * to the bit (expression, canonical text, scale, GPU module key and
+ * values), without parsing again: gq_integrand_instantiate fails only where
+ * that parse would on the values alone (expr.h: gq_expr_rebind) or for
+ * memory.  A built-in is itself at every value.  Free each integrand with
+ * gq_integrand_free, the template with gq_integrand_template_free. */
+typedef struct gq_integrand_template gq_integrand_template;
+int gq_integrand_template_parse(const char *text, const char *const *params, size_t nparams, int dims,
+                                gq_integrand_template **t, gq_parse_error *err);
+int gq_integrand_instantiate(const gq_integrand_template *t, const double *values, gq_integrand **f,
+                             gq_parse_error *err);
+void gq_integrand_template_free(gq_integrand_template *t);
 
 /* f(x) in the given precision (the host side of every backend). */
 double gq_integrand_eval_in(const gq_integrand *f, int precision, double x);

@@ -115,7 +115,8 @@ static gq_arg emit_op(compiler *c, int op, gq_arg a0, gq_arg a1, gq_arg a2,
   gq_arg dst = {GQ_ARG_REG, 0, 0.0};
   if (c->failed) return arg_const(NAN);
   if (e->ncode == c->cap) {
-    int cap = c->cap ? 2 * c->cap : 32;
+    /* most nodes make one instruction at most; an integer power more */
+    int cap = c->cap ? 2 * c->cap : e->nnodes + 1;
     gq_insn *code = realloc(e->code, (size_t)cap * sizeof *code);
     if (!code) {
       c->failed = 1;
@@ -223,9 +224,9 @@ static gq_arg gen(compiler *c, int i)
 
 int gq_expr_compile(gq_expr *e)
 {
-  compiler *c = calloc(1, sizeof *c);
+  compiler state, *c = &state;
   gq_arg r;
-  if (!c) return GQ_ENOMEM;
+  memset(c, 0, sizeof *c);
   c->e = e;
   r = gen(c, e->root);
   /* The last instruction computes the root; let it write the output block
@@ -235,7 +236,5 @@ int gq_expr_compile(gq_expr *e)
   else if (r.kind == GQ_ARG_VAR)
     r = emit_op(c, GQ_OP_COPY, r, no_arg, no_arg, 1);
   if (!c->failed) e->code[e->ncode - 1].dst = -1;
-  int failed = c->failed;
-  free(c);
-  return failed ? GQ_ENOMEM : GQ_SUCCESS;
+  return c->failed ? GQ_ENOMEM : GQ_SUCCESS;
 }

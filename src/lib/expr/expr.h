@@ -106,6 +106,15 @@ int gq_expr_parse_symbolic(const char *text, const gq_expr_params *params,
 
 void gq_expr_free(gq_expr *e);
 
+/* The expression gq_expr_parse gives for e's text with its parameters at
+ * values (one per definition, in their order), without parsing again: e
+ * must come from gq_expr_parse.  The same tree, canonical text and
+ * bytecode as that parse, to the bit; it fails where that parse would on
+ * the values alone (a value not finite: GQ_EINVAL; a canonical text beyond
+ * the limits: GQ_EPARSE with the parser's message), and never otherwise
+ * but for GQ_ENOMEM.  err may be NULL. */
+int gq_expr_rebind(const gq_expr *e, const double *values, gq_expr **out, gq_expr_error *err);
+
 /* Highest variable index used + 1 (0 for a constant expression).  vars
  * arrays passed to the evaluators need at least this many entries. */
 int gq_expr_dims_used(const gq_expr *e);

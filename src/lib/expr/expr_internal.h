@@ -62,6 +62,8 @@ typedef struct {
   unsigned char numkind;   /* GQ_OP_NUM: GQ_NUM_*                         */
   unsigned char is_const;  /* subtree has no variable: value is in cval   */
   unsigned char var;       /* GQ_OP_VAR: 0-based index                    */
+  unsigned char param;     /* GQ_NUM_PARAM: 1 + the parameter's index     */
+  unsigned char negated;   /* GQ_NUM_PARAM: read as minus its value (-k)  */
   int kid[3];              /* node indices; -1 unused                     */
   int depth;               /* 1 + depth of deepest child                  */
   size_t col;              /* column of the operator / first character    */
@@ -96,6 +98,9 @@ struct gq_expr {
   int param_base;
   int nparams;
   double params[GQ_EXPR_MAX_PARAMS];
+  /* gq_expr_parse with parameters: how many were folded in as numbers
+   * (their nodes carry param), for gq_expr_rebind */
+  int nvalues;
 };
 
 /* Integer powers are done by right-to-left binary exponentiation in all
@@ -153,6 +158,17 @@ int gq_sb_finish(gq_strbuf *sb, char **out);  /* GQ_SUCCESS or GQ_ENOMEM */
 /* print.c: the length of the canonical text and the parser recursion
  * (GQ_EXPR_MAX_NEST counts it) needed to read it back. */
 void gq_expr_measure_text(const gq_expr *e, size_t *length, int *nesting);
+/* The same with every number counted as GQ_EXPR_NUMBER_CHARS characters,
+ * at least what any number prints as: no formatting, a bound on *length. */
+#define GQ_EXPR_NUMBER_CHARS 24
+void gq_expr_measure_text_bound(const gq_expr *e, size_t *length, int *nesting);
+
+/* parse.c: node n's constant folding from its children, as the parser
+ * does it when it makes n (is_const and cval; n's other fields set); and
+ * the refusal of an expression whose canonical text could not be read back
+ * (GQ_EPARSE, err filled as the parser fills it). */
+void gq_expr_fold_node(const gq_expr *e, gq_node *n);
+int gq_expr_check_text(const gq_expr *e, gq_expr_error *err);
 
 /* compile.c */
 int gq_expr_compile(gq_expr *e);

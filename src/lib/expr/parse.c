@@ -232,44 +232,17 @@ static void describe_token(const parser *p, char *buf, size_t size)
 
 /* ---- nodes ----------------------------------------------------------- */
 
-static int new_node(parser *p, int op, size_t col, int k0, int k1, int k2)
+/* Fold constants as the node is made; if() is constant when its condition
+ * and the branch it picks are, whatever the other branch holds. */
+void gq_expr_fold_node(const gq_expr *e, gq_node *n)
 {
-  gq_expr *e = p->e;
-  gq_node *n;
-  int kids[3] = {k0, k1, k2}, depth = 0, all_const = 1;
-  if (p->failed) return -1;
-  if (e->nnodes == p->cap) {
-    int cap = p->cap ? 2 * p->cap : 64;
-    gq_node *nodes = realloc(e->nodes, (size_t)cap * sizeof *nodes);
-    if (!nodes) {
-      fail_nomem(p);
-      return -1;
-    }
-    e->nodes = nodes;
-    p->cap = cap;
-  }
-  for (int k = 0; k < 3; k++) {
-    if (kids[k] < 0) continue;
-    const gq_node *kid = &e->nodes[kids[k]];
-    if (kid->depth > depth) depth = kid->depth;
-    all_const &= kid->is_const;
-  }
-  if (depth + 1 > GQ_EXPR_MAX_DEPTH) {
-    fail(p, GQ_EPARSE, col,
-         "expression is too complex: more than %d levels of operations",
-         GQ_EXPR_MAX_DEPTH);
-    return -1;
-  }
-  n = &e->nodes[e->nnodes];
-  memset(n, 0, sizeof *n);
-  n->op = (unsigned char)op;
-  n->col = col;
-  n->depth = depth + 1;
-  memcpy(n->kid, kids, sizeof kids);
-  /* Fold constants now; if() is constant when its condition and the branch
-   * it picks are, whatever the other branch holds. */
+  const int op = n->op, k0 = n->kid[0], k1 = n->kid[1];
+  int all_const = 1;
+  for (int k = 0; k < 3; k++)
+    if (n->kid[k] >= 0)
+      all_const &= e->nodes[n->kid[k]].is_const;
   if (op == GQ_OP_IF && e->nodes[k0].is_const) {
-    const gq_node *pick = &e->nodes[e->nodes[k0].cval != 0 ? k1 : k2];
+    const gq_node *pick = &e->nodes[e->nodes[k0].cval != 0 ? k1 : n->kid[2]];
     n->is_const = pick->is_const;
     n->cval = pick->cval;
   } else if (op != GQ_OP_NUM && op != GQ_OP_VAR && all_const) {
@@ -289,6 +262,42 @@ static int new_node(parser *p, int op, size_t col, int k0, int k1, int k2)
     n->is_const = 1;
     n->cval = 1.0;
   }
+}
+
+static int new_node(parser *p, int op, size_t col, int k0, int k1, int k2)
+{
+  gq_expr *e = p->e;
+  gq_node *n;
+  int kids[3] = {k0, k1, k2}, depth = 0;
+  if (p->failed) return -1;
+  if (e->nnodes == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 64;
+    gq_node *nodes = realloc(e->nodes, (size_t)cap * sizeof *nodes);
+    if (!nodes) {
+      fail_nomem(p);
+      return -1;
+    }
+    e->nodes = nodes;
+    p->cap = cap;
+  }
+  for (int k = 0; k < 3; k++) {
+    if (kids[k] < 0) continue;
+    const gq_node *kid = &e->nodes[kids[k]];
+    if (kid->depth > depth) depth = kid->depth;
+  }
+  if (depth + 1 > GQ_EXPR_MAX_DEPTH) {
+    fail(p, GQ_EPARSE, col,
+         "expression is too complex: more than %d levels of operations",
+         GQ_EXPR_MAX_DEPTH);
+    return -1;
+  }
+  n = &e->nodes[e->nnodes];
+  memset(n, 0, sizeof *n);
+  n->op = (unsigned char)op;
+  n->col = col;
+  n->depth = depth + 1;
+  memcpy(n->kid, kids, sizeof kids);
+  gq_expr_fold_node(e, n);
   return e->nnodes++;
 }
 
@@ -442,8 +451,11 @@ static int parse_identifier(parser *p)
   for (size_t i = 0; i < p->nparams; i++)
     if (p->params[i].len == len && !memcmp(p->params[i].name, name, len)) {
       p->params[i].used = 1;
-      if (!p->symbolic)
-        return new_num(p, p->params[i].value, GQ_NUM_PARAM, col);
+      if (!p->symbolic) {
+        const int v = new_num(p, p->params[i].value, GQ_NUM_PARAM, col);
+        if (v >= 0) p->e->nodes[v].param = (unsigned char)(i + 1);
+        return v;
+      }
       const int v = new_node(p, GQ_OP_VAR, col, -1, -1, -1);
       if (v >= 0) {
         p->e->nodes[v].var = (unsigned char)(p->max_dims + (int)i);
@@ -530,6 +542,7 @@ static int parse_unary(parser *p)
        * that the canonical text (which prints either as -2) reads back to
        * the same tree. */
       p->e->nodes[r].cval = -p->e->nodes[r].cval;
+      p->e->nodes[r].negated ^= 1;
       p->e->nodes[r].col = col;
     } else if (r >= 0 && neg) {
       r = new_node(p, GQ_OP_NEG, col, r, -1, -1);
@@ -716,6 +729,32 @@ static int parse_params(parser *p, const gq_expr_params *params)
 
 /* ---- entry ----------------------------------------------------------- */
 
+/* Refuse what the canonical text could not be read back as: parameter
+ * values are printed as numbers and -2 needs a '-' that a name did not.
+ * The bound (every number at its longest) settles most expressions
+ * without formatting a number. */
+int gq_expr_check_text(const gq_expr *e, gq_expr_error *err)
+{
+  size_t length;
+  int nesting;
+  gq_expr_measure_text_bound(e, &length, &nesting);
+  if (length > GQ_EXPR_MAX_LEN && nesting <= GQ_EXPR_MAX_NEST)
+    gq_expr_measure_text(e, &length, &nesting);
+  if (nesting > GQ_EXPR_MAX_NEST) {
+    gq_expr_set_error(err, GQ_EPARSE, GQ_EXPR_IN_TEXT, 0, 0, "expression is nested too deeply (limit %d)",
+                      GQ_EXPR_MAX_NEST);
+    return GQ_EPARSE;
+  }
+  if (length > GQ_EXPR_MAX_LEN) {
+    gq_expr_set_error(err, GQ_EPARSE, GQ_EXPR_IN_TEXT, 0, 0,
+                      "expression is too long once written out (limit %d characters; parameters are "
+                      "written as numbers)", GQ_EXPR_MAX_LEN);
+    return GQ_EPARSE;
+  }
+  return GQ_SUCCESS;
+}
+
+
 static int parse(const char *text, const gq_expr_params *params, int max_dims, int symbolic, gq_expr **out,
                  gq_expr_error *err)
 {
@@ -783,18 +822,12 @@ static int parse(const char *text, const gq_expr_params *params, int max_dims, i
   }
   free(p.params);
   if (!p.failed) {
-    /* Refuse what the canonical text could not be read back as: parameter
-     * values are printed as numbers and -2 needs a '-' that a name did not. */
-    size_t length;
-    int nesting;
     p.e->root = root;
-    gq_expr_measure_text(p.e, &length, &nesting);
-    if (nesting > GQ_EXPR_MAX_NEST)
-      fail(&p, GQ_EPARSE, 0, "expression is nested too deeply (limit %d)", GQ_EXPR_MAX_NEST);
-    else if (length > GQ_EXPR_MAX_LEN)
-      fail(&p, GQ_EPARSE, 0,
-           "expression is too long once written out (limit %d characters; parameters are "
-           "written as numbers)", GQ_EXPR_MAX_LEN);
+    p.e->nvalues = p.symbolic ? 0 : (int)p.nparams;
+    if (gq_expr_check_text(p.e, err) != GQ_SUCCESS) {
+      p.failed = 1;
+      p.status = GQ_EPARSE;
+    }
   }
   if (!p.failed) {
     if (gq_expr_compile(p.e) != GQ_SUCCESS) fail_nomem(&p);

@@ -61,8 +61,15 @@ void gq_sb_puts(gq_strbuf *sb, const char *s)
  * non-finite values. */
 void gq_sb_number_format(char *buf, size_t size, double v)
 {
-  if (v == floor(v) && fabs(v) < 1e6) { /* 100, not 1e+02 */
-    snprintf(buf, size, "%.0f", v);
+  if (v == floor(v) && fabs(v) < 1e6) { /* 100, not 1e+02: what %.0f writes */
+    char digits[8];
+    int n = 0;
+    size_t at = 0;
+    for (long m = (long)fabs(v); n == 0 || m > 0; m /= 10)
+      digits[n++] = (char)('0' + m % 10);
+    if (signbit(v) && at + 1 < size) buf[at++] = '-';
+    while (n > 0 && at + 1 < size) buf[at++] = digits[--n];
+    if (size) buf[at] = '\0';
     return;
   }
   for (int prec = 1; prec <= 17; prec++) {
@@ -120,12 +127,26 @@ typedef struct {
   const gq_expr *e;
   size_t len;
   int frames;        /* deepest parser recursion reading the text back */
+  int bound;         /* measure each number as GQ_EXPR_NUMBER_CHARS     */
 } printer;
 
 static void put(printer *pr, const char *s)
 {
   pr->len += strlen(s);
   if (pr->sb) gq_sb_puts(pr->sb, s);
+}
+
+/* A number's magnitude, as the shortest decimal that reads back (at most
+ * 23 characters: "4.9406564584124654e-324"). */
+static void put_number(printer *pr, double magnitude)
+{
+  char buf[40];
+  if (pr->bound) {
+    pr->len += GQ_EXPR_NUMBER_CHARS;
+    return;
+  }
+  gq_sb_number_format(buf, sizeof buf, magnitude);
+  put(pr, buf);
 }
 
 /* A literal or parameter value is printed as a number; pi and e by name. */
@@ -176,8 +197,7 @@ static void print_primary(printer *pr, int i, int frames)
     } else if (n->numkind == GQ_NUM_E) {
       put(pr, "e");
     } else {
-      gq_sb_number_format(buf, sizeof buf, n->cval);
-      put(pr, buf);
+      put_number(pr, n->cval);
     }
     return;
   }
@@ -207,7 +227,6 @@ static void print_operand(printer *pr, int i, int need, int frames)
 {
   const gq_node *n = &pr->e->nodes[i];
   const int level = level_of(n);
-  char buf[40];
   if (level < need || level == LV_PRIMARY) {
     print_primary(pr, i, frames + 1);
     return;
@@ -219,8 +238,7 @@ static void print_operand(printer *pr, int i, int need, int frames)
       print_operand(pr, n->kid[0], LV_UNARY, frames + 1);
     } else { /* a negative number: '-' then its magnitude */
       note_frames(pr, frames + 2);
-      gq_sb_number_format(buf, sizeof buf, -n->cval);
-      put(pr, buf);
+      put_number(pr, -n->cval);
     }
     return;
   case LV_POWER:
@@ -239,7 +257,7 @@ static void print_operand(printer *pr, int i, int need, int frames)
 int gq_expr_to_string(const gq_expr *e, char **out)
 {
   gq_strbuf sb = {0};
-  printer pr = {&sb, e, 0, 0};
+  printer pr = {&sb, e, 0, 0, 0};
   if (!out) return GQ_EINVAL;
   *out = NULL;
   if (!e || !e->nodes || e->root < 0 || e->root >= e->nnodes) return GQ_EINVAL;
@@ -249,7 +267,15 @@ int gq_expr_to_string(const gq_expr *e, char **out)
 
 void gq_expr_measure_text(const gq_expr *e, size_t *length, int *nesting)
 {
-  printer pr = {NULL, e, 0, 0};
+  printer pr = {NULL, e, 0, 0, 0};
+  print_operand(&pr, e->root, LV_CMP, 0);
+  *length = pr.len;
+  *nesting = pr.frames;
+}
+
+void gq_expr_measure_text_bound(const gq_expr *e, size_t *length, int *nesting)
+{
+  printer pr = {NULL, e, 0, 0, 1};
   print_operand(&pr, e->root, LV_CMP, 0);
   *length = pr.len;
   *nesting = pr.frames;

@@ -318,7 +318,7 @@ int gq_expr_separate(const gq_expr *e, gq_expr_term **terms, int *count)
   for (int i = 0; status == GQ_SUCCESS && i < f->count; i++)
     if (!isfinite(f->t[i].coef))
       status = GQ_EDOM; /* f is not finite anywhere: no product of integrals */
-  gq_expr g = {A.nodes, A.nnodes, -1, 1, NULL, 0, 0, 0, 0, {0}};
+  gq_expr g = {A.nodes, A.nnodes, -1, 1, NULL, 0, 0, 0, 0, {0}, 0};
   gq_expr_term *out = NULL;
   if (status == GQ_SUCCESS) {
     for (int i = 0; i < A.nnodes; i++) /* each factor reads one variable: call it x */
