@@ -230,15 +230,12 @@ __device__ void export_result(const gq_exact_tally &merged, const double (&parts
   static_assert(offsetof(gq_exact_tally, nan_count) == 8 && offsetof(gq_exact_tally, first_neginf) == 48,
                 "the non-finite counts and first indices are the tally's words 1..6");
   static_assert(WORDS < 0x10000, "a window's bounds fit a header's 16-bit fields");
-  // The whole result is laid out here first, then stored by every thread
-  // at once: its words cross the bus together, where stores from each step
-  // landed one after another while the host polled (H200, BENCHMARKS.md).
-  __shared__ unsigned long long image[MAPPED_WINDOWS + USED * WORDS];
+  __shared__ unsigned long long tally[TALLY_WORDS];
   __shared__ int lo[USED], hi[USED];
   if (threadIdx.x == 0) {
-    memcpy(&image[MAPPED_TALLY], &merged, sizeof merged);
+    memcpy(tally, &merged, sizeof merged);
     for (unsigned k = 0; k < CHANNELS * PARTS; k++)
-      image[MAPPED_PARTS + k] = (unsigned long long)__double_as_longlong(parts[k / PARTS][k % PARTS]);
+      mapped[MAPPED_PARTS + k] = (unsigned long long)__double_as_longlong(parts[k / PARTS][k % PARTS]);
   }
   for (unsigned c = threadIdx.x; c < USED; c += blockDim.x) {
     lo[c] = WORDS;
@@ -246,7 +243,7 @@ __device__ void export_result(const gq_exact_tally &merged, const double (&parts
   }
   __syncthreads();
   for (unsigned j = threadIdx.x; j < 6; j += blockDim.x) // blocks of fewer threads too (tests force 1)
-    image[MAPPED_TALLY + 1 + j] = rare(j);
+    tally[1 + j] = rare(j);
   for (unsigned k = threadIdx.x; k < USED * WORDS; k += blockDim.x) {
     const unsigned long long w = word(k);
     if (w) {
@@ -256,22 +253,21 @@ __device__ void export_result(const gq_exact_tally &merged, const double (&parts
     scratch[k] = w;
   }
   __syncthreads();
-  unsigned at[USED + 1]; // where each channel's window starts, and the end
-  at[0] = MAPPED_WINDOWS;
-  for (unsigned c = 0; c < USED; c++)
-    at[c + 1] = at[c] + (hi[c] >= lo[c] ? hi[c] - lo[c] + 1 : 0);
   for (unsigned k = threadIdx.x; k < USED * WORDS; k += blockDim.x) {
     const unsigned c = k / WORDS;
     const int j = (int)(k % WORDS);
-    if (j >= lo[c] && j <= hi[c])
-      image[at[c] + j - lo[c]] = scratch[k];
+    if (j >= lo[c] && j <= hi[c]) {
+      unsigned at = MAPPED_WINDOWS;
+      for (unsigned b = 0; b < c; b++)
+        at += hi[b] >= lo[b] ? hi[b] - lo[b] + 1 : 0;
+      mapped[at + j - lo[c]] = scratch[k];
+    }
   }
   for (unsigned c = threadIdx.x; c < CHANNELS; c += blockDim.x)
-    image[MAPPED_HEADERS + c] =
+    mapped[MAPPED_HEADERS + c] =
       c < USED && hi[c] >= lo[c] ? window_header(lo[c], hi[c] - lo[c] + 1) : window_header(0, 0);
-  __syncthreads();
-  for (unsigned k = threadIdx.x; k < at[USED]; k += blockDim.x)
-    mapped[k] = image[k];
+  for (unsigned k = threadIdx.x; k < TALLY_WORDS; k += blockDim.x)
+    mapped[MAPPED_TALLY + k] = tally[k];
 }
 
 // The grid's result, exported by its last block: the grid's words and
