@@ -294,16 +294,19 @@ static void test_partitions(void)
   free(y);
 }
 
-/* Non-finite values and repeated extremes spread over many blocks: the
+/* Non-finite values and repeated extremes spread over many blocks (and,
+ * at a size one block takes, in the block that exports its own words): the
  * context's tallies — counts, first indices, extremes and their first
  * occurrences — and sums are the CPU context's for stats, dot and rms, at
  * the default launch shape and at forced ones, including a grid larger
  * than the context's buffer first held (it grows) and one of single-thread
  * blocks (several launches per reduction); a reduction after each checks
  * that the last one left the device's words zeroed. */
-static void test_tallies(void)
+/* An index of the 250013-element layout below, scaled to n elements. */
+static size_t scaled(size_t i, size_t n) { return (size_t)((double)i * (double)(n - 2) / 250013.0); }
+
+static void test_tallies_at(size_t N)
 {
-  enum { N = 250013 };
   double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
   for (size_t i = 0; i < N; i++) {
     x[i] = sin(0.001 * (double)i) * 4.0;
@@ -312,15 +315,15 @@ static void test_tallies(void)
   const size_t nan_at[4] = {77777, 5, 200000, 131072}, pinf_at[3] = {190001, 9999, 250000};
   const size_t ninf_at[2] = {123456, 33}, min_at[3] = {240000, 1001, 60000}, max_at[3] = {3, 170000, 88888};
   for (int k = 0; k < 4; k++)
-    x[nan_at[k]] = NAN;
+    x[scaled(nan_at[k], N)] = NAN;
   for (int k = 0; k < 3; k++) {
-    x[pinf_at[k]] = INFINITY;
-    x[min_at[k]] = -7.5;
-    x[max_at[k]] = 9.25;
-    y[min_at[k] + 1] = NAN;
+    x[scaled(pinf_at[k], N)] = INFINITY;
+    x[scaled(min_at[k], N)] = -7.5;
+    x[scaled(max_at[k], N)] = 9.25;
+    y[scaled(min_at[k], N) + 1] = NAN;
   }
   for (int k = 0; k < 2; k++)
-    x[ninf_at[k]] = -INFINITY;
+    x[scaled(ninf_at[k], N)] = -INFINITY;
   const gq_exact_kind kinds[3] = {GQ_EXACT_STATS, GQ_EXACT_DOT, GQ_EXACT_RMS};
   const unsigned shapes[4][2] = {{0, 0}, {5000, 64}, {2, 1}, {0, 0}};
   for (int kd = 0; kd < 3; kd++) {
@@ -545,7 +548,8 @@ int main(int argc, char **argv)
   test_rounding();
   test_moments();
   test_partitions();
-  test_tallies();
+  test_tallies_at(250013);
+  test_tallies_at(3001);
   test_magnitudes();
   test_nonfinite();
   test_api();
