@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "../engine/exact_accumulator.cuh"
+#include "../engine/grid_levels.cuh" // fence_acq_rel_gpu
 #include "../../src/lib/exact_acc.h"
 #include "../../src/lib/internal.h" /* GQ_REDUCE_* */
 
@@ -315,10 +316,6 @@ __device__ void export_block(const gq_exact_tally &tally, const Rare &rare, cons
     });
 }
 
-// Release and acquire at GPU scope (fence.acq_rel.gpu, MEMBAR.ALL.GPU),
-// lighter than __threadfence()'s sequentially consistent MEMBAR.SC.GPU.
-__device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
-
 // The ticket: the block's barrier orders every thread's adds and thread 0's
 // stores before thread 0's release fence and ticket; the last block's
 // thread 0 acquires before its barrier lets the others read.  One fence a
@@ -331,10 +328,10 @@ __device__ void last_block_total(const gq_exact_tally *d_tallies, unsigned long 
   __shared__ bool last;
   __syncthreads(); // every thread's adds; thread 0 wrote this block's tally (block_tally) and rare counts
   if (threadIdx.x == 0) {
-    fence_acq_rel_gpu(); // release: this block's adds and tally before its ticket
+    gq::fence_acq_rel_gpu(); // release: this block's adds and tally before its ticket
     last = atomicAdd(total.ticket, 1ull) == gridDim.x - 1;
     if (last)
-      fence_acq_rel_gpu(); // acquire: every block's, after every ticket
+      gq::fence_acq_rel_gpu(); // acquire: every block's, after every ticket
   }
   __syncthreads();
   if (!last)
