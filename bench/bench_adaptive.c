@@ -68,7 +68,7 @@ static genz_problem problem(genz_family k, int D)
 
 typedef struct {
   double ms, kernel_ms, estimate, error; /* wall; the device's (CUDA events) or the CPU's evaluation time */
-  unsigned long long evals;
+  unsigned long long evals, passes;
   int reached, honest;
 } cell;
 
@@ -149,6 +149,7 @@ static cell ours(gq_context *ctx, const genz_problem *p, double tol, uint64_t ma
   c.estimate = r.estimate;
   c.error = r.abserr;
   c.evals = r.evaluations;
+  c.passes = r.passes;
   c.reached = r.reached;
   c.honest = fabs(r.estimate - genz_exact(p)) <= r.abserr;
   return c;
@@ -200,8 +201,8 @@ int main(int argc, char **argv)
   }
   printf("# gpuquad adaptive on %s; peer: %s\n", gq_context_device_name(ctx),
          use_peer ? "libcubature hcubature, one host core" : "none");
-  printf("%-14s %2s %6s | %10s %10s %12s %5s %6s | %10s %12s %5s %6s | %8s\n", "family", "d", "rtol", "gq ms",
-         "kernel ms", "gq evals", "reach", "honest", "hc ms", "hc evals", "reach", "honest", "speedup");
+  printf("%-14s %2s %6s | %10s %10s %12s %6s %5s %6s | %10s %12s %5s %6s | %8s\n", "family", "d", "rtol", "gq ms",
+         "kernel ms", "gq evals", "passes", "reach", "honest", "hc ms", "hc evals", "reach", "honest", "speedup");
   int cells = 0, honest = 0, reached = 0, failed = 0;
   for (int fi = 0; fi < nfams; fi++)
     for (int di = 0; di < ndims; di++)
@@ -215,8 +216,8 @@ int main(int argc, char **argv)
         cells++;
         honest += g.honest;
         reached += g.reached;
-        printf("%-14s %2d %6.0e | %10.3f %10.3f %12llu %5s %6s |", genz_name[p.k], p.D, tols[ti], g.ms, g.kernel_ms,
-               g.evals, g.reached ? "yes" : "NO", g.honest ? "yes" : "NO");
+        printf("%-14s %2d %6.0e | %10.3f %10.3f %12llu %6llu %5s %6s |", genz_name[p.k], p.D, tols[ti], g.ms,
+               g.kernel_ms, g.evals, g.passes, g.reached ? "yes" : "NO", g.honest ? "yes" : "NO");
 #ifdef HAVE_CUBATURE
         if (use_peer) {
           const cell h = peer(&p, tols[ti], (size_t)peer_max);

@@ -1,22 +1,28 @@
 // store.cu — adaptive cubature's region store on the GPU (the interface and
 // its contract are in src/lib/adaptive_internal.h; adaptive.c takes the
 // decisions).  The regions live in one set of device arrays for the whole
-// integral; a pass is a handful of launches and three small copies to the
-// host (the sums, the error bins, the counts), so the bus carries O(1)
-// bytes a pass however many regions change, where the host's store moved
-// 16 D + 17 bytes for each new region.
+// integral; a pass is a handful of launches and two small copies to the
+// host (the sums with the error bins, then the counts), so the bus carries
+// O(1) bytes a pass however many regions change, where the host's store
+// moved 16 D + 17 bytes for each new region.
 //
 // Every step works in tiles of TILE regions (THREADS threads, ITEMS each),
 // so its results do not depend on scheduling:
 //   sums      each tile's compensated sums, merged in tile order by one block;
-//   bins      the live errors' counts and 27-bit mantissa sums per exponent,
-//             as integers: the order of the atomics does not matter;
+//             then the bins: the live errors' counts and 27-bit mantissa
+//             sums per exponent, as integers (the order of the atomics does
+//             not matter); both come back in one copy;
 //   apply     per tile the live regions of the cut bin are counted and
 //             scanned (their ranks, for "take of bin cut"), each region
 //             classified (retired, split, kept: the retired ones' sums per
-//             tile), the kept and split counts scanned, and the store
-//             compacted in place (lists, gather, move, halves): the kept
-//             regions first, the split ones' halves after them.
+//             tile), the kept and split counts scanned by one block, whose
+//             totals go to the host while the store is compacted in place
+//             (lists, gather, move, halves): the kept regions first, the
+//             split ones' halves after them.
+// The tile counts are scanned by one block (a few chunks of TILE: 2^24
+// regions are 8192 tiles), where CUB's device scan is two launches, and the
+// small steps share launches (the bins zeroed by the sums' merge), because
+// at a pass's sizes the launches, not the bytes, set the time.
 // The buffers grow by doubling, up to the store's cap, and go back to the
 // context when the integral closes (gq_store_cache), for the next one.
 // This file holds the memory and the steps' order; the kernels are in
@@ -27,8 +33,6 @@
 #include <string.h>
 
 #include <new>
-
-#include <cub/device/device_scan.cuh>
 
 #include "../cuda_check.cuh"
 #include "../cuda_state.cuh"
@@ -151,6 +155,7 @@ struct gq_store_cache {
   void *scratch;
   size_t scratch_bytes;
   void *fixed, *pinned;
+  cudaEvent_t counted;
 };
 
 struct gq_cuda_store {
@@ -167,12 +172,11 @@ struct gq_cuda_store {
   unsigned long long *hole_pos, *mover, *parent; // room each
   gq_csum *part; // 2 a tile
   unsigned long long *tile_cut, *cut_off, *tile_keep, *keep_off, *tile_split, *split_off;
-  void *scan_tmp;
-  size_t scan_bytes;
   unsigned long long *bins; // BINS counts, then BINS mantissa sums (fixed)
-  Totals *totals;           // (fixed)
+  Totals *totals;           // (fixed), after the bins: the sums step copies both at once
   unsigned long long *h_bins; // pinned
   Totals *h_totals;           // pinned
+  cudaEvent_t counted;        // an apply's totals are on the host (the cache's)
 };
 
 namespace {
@@ -184,23 +188,21 @@ void free_cache(gq_store_cache *m)
   cudaFree(m->scratch);
   cudaFree(m->fixed);
   cudaFreeHost(m->pinned);
+  if (m->counted)
+    cudaEventDestroy(m->counted);
   *m = gq_store_cache{};
 }
 
 // The scratch (per region: the actions and the holes' positions; per tile:
-// the sums and counts, the scans' offsets and workspace) for a store of
-// room regions.
+// the sums and counts, the scans' offsets) for a store of room regions.
 int scratch_for(gq_cuda_store *s, uint64_t room)
 {
   if (room <= s->scratch_room)
     return GQ_SUCCESS;
   const uint64_t tiles = tiles_of(room);
-  size_t scan_bytes = 0;
-  GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, s->tile_keep, s->keep_off, (int)tiles,
-                                            s->st->stream));
   const size_t action = align256(room), list = align256(room * sizeof(unsigned long long)), holes = 3 * list,
                part = align256(2 * tiles * sizeof(gq_csum)), tile = align256(tiles * sizeof(unsigned long long)),
-               need = action + holes + part + 6 * tile + align256(scan_bytes);
+               need = action + holes + part + 6 * tile;
   gq_store_cache *m = &s->mem;
   if (m->scratch_bytes < need) {
     cudaFree(m->scratch);
@@ -223,23 +225,7 @@ int scratch_for(gq_cuda_store *s, uint64_t room)
     *q = reinterpret_cast<unsigned long long *>(p + at);
     at += tile;
   }
-  s->scan_tmp = p + at;
-  s->scan_bytes = scan_bytes;
   s->scratch_room = room;
-  return GQ_SUCCESS;
-}
-
-int exclusive_sum(gq_cuda_store *s, const unsigned long long *in, unsigned long long *out, uint64_t n)
-{
-  size_t bytes = s->scan_bytes;
-  GQ_CUDA_TRY(cub::DeviceScan::ExclusiveSum(s->scan_tmp, bytes, in, out, (int)n, s->st->stream));
-  return GQ_SUCCESS;
-}
-
-int copy_totals(gq_cuda_store *s)
-{
-  GQ_CUDA_TRY(cudaMemcpyAsync(s->h_totals, s->totals, sizeof(Totals), cudaMemcpyDeviceToHost, s->st->stream));
-  GQ_CUDA_TRY(cudaStreamSynchronize(s->st->stream));
   return GQ_SUCCESS;
 }
 
@@ -313,6 +299,9 @@ static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const 
     GQ_CUDA_TRY(cudaMalloc(&s->mem.fixed, fixed));
   if (!s->mem.pinned)
     GQ_CUDA_TRY(cudaMallocHost(&s->mem.pinned, fixed));
+  if (!s->mem.counted)
+    GQ_CUDA_TRY(cudaEventCreateWithFlags(&s->mem.counted, cudaEventDisableTiming));
+  s->counted = s->mem.counted;
   s->bins = static_cast<unsigned long long *>(s->mem.fixed);
   s->totals = reinterpret_cast<Totals *>(static_cast<char *>(s->mem.fixed) + align256(2 * BINS * sizeof(unsigned long long)));
   s->h_bins = static_cast<unsigned long long *>(s->mem.pinned);
@@ -386,7 +375,23 @@ extern "C" int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t fir
   return GQ_SUCCESS;
 }
 
-extern "C" int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
+namespace {
+
+// The bins of the live regions (the sums' merge zeroed them).
+int launch_bins(gq_cuda_store *s, double retire)
+{
+  const uint64_t tiles = tiles_of(s->held), most = 2 * (uint64_t)s->st->sms;
+  if (tiles > 0) {
+    bins_kernel<<<(unsigned)(tiles < most ? tiles : most), THREADS, 0, s->st->stream>>>(s->a, s->held, retire,
+                                                                                         s->bins, s->bins + BINS);
+    GQ_CUDA_LAUNCH_CHECK();
+  }
+  return GQ_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int gq_cuda_store_sums(gq_cuda_store *s, double retire, int bins, gq_store_report *rep)
 {
   GQ_CUDA_TRY(cudaSetDevice(s->st->device));
   cudaStream_t stream = s->st->stream;
@@ -396,11 +401,18 @@ extern "C" int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
     sums_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->held, s->first, s->part, &s->totals->bad);
     GQ_CUDA_LAUNCH_CHECK();
   }
-  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, nullptr, nullptr, nullptr, nullptr);
+  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->bins);
   GQ_CUDA_LAUNCH_CHECK();
-  const int status = copy_totals(s);
-  if (status != GQ_SUCCESS)
-    return status;
+  if (bins) { // the bins and the totals after them, in one copy
+    const int status = launch_bins(s, retire);
+    if (status != GQ_SUCCESS)
+      return status;
+    const size_t bytes = (size_t)(reinterpret_cast<char *>(s->totals + 1) - reinterpret_cast<char *>(s->bins));
+    GQ_CUDA_TRY(cudaMemcpyAsync(s->h_bins, s->bins, bytes, cudaMemcpyDeviceToHost, stream));
+  } else {
+    GQ_CUDA_TRY(cudaMemcpyAsync(s->h_totals, s->totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream));
+  }
+  GQ_CUDA_TRY(cudaStreamSynchronize(stream));
   memset(rep, 0, sizeof *rep);
   if (s->timed) {
     float elapsed = 0.0f;
@@ -416,26 +428,27 @@ extern "C" int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
   return GQ_SUCCESS;
 }
 
-extern "C" int gq_cuda_store_bins(gq_cuda_store *s, double retire, double *bin_err, uint64_t *bin_count)
+extern "C" int gq_cuda_store_count(gq_cuda_store *s, double retire)
 {
   GQ_CUDA_TRY(cudaSetDevice(s->st->device));
-  cudaStream_t stream = s->st->stream;
-  GQ_CUDA_TRY(cudaMemsetAsync(s->bins, 0, 2 * BINS * sizeof(unsigned long long), stream));
-  const uint64_t tiles = tiles_of(s->held), most = 2 * (uint64_t)s->st->sms;
-  if (tiles > 0) {
-    bins_kernel<<<(unsigned)(tiles < most ? tiles : most), THREADS, 0, stream>>>(s->a, s->held, retire, s->bins,
-                                                                                  s->bins + BINS);
-    GQ_CUDA_LAUNCH_CHECK();
-  }
+  const int status = launch_bins(s, retire);
+  if (status != GQ_SUCCESS)
+    return status;
   GQ_CUDA_TRY(cudaMemcpyAsync(s->h_bins, s->bins, 2 * BINS * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                              stream));
-  GQ_CUDA_TRY(cudaStreamSynchronize(stream));
+                              s->st->stream));
+  GQ_CUDA_TRY(cudaStreamSynchronize(s->st->stream));
+  return GQ_SUCCESS;
+}
+
+// The bins last brought back, as errors and counts (most bins are empty:
+// a pass's errors span a few dozen exponents).
+extern "C" void gq_cuda_store_bins(const gq_cuda_store *s, double *bin_err, uint64_t *bin_count)
+{
   for (int b = 0; b < BINS; b++) {
     bin_count[b] = s->h_bins[b];
     // the mantissas' sum times the bin's unit: (b ? b : 1) - 1075 for the last bit
-    bin_err[b] = ldexp((double)s->h_bins[BINS + b], MANT_SHIFT + (b ? b : 1) - 1075);
+    bin_err[b] = bin_count[b] ? ldexp((double)s->h_bins[BINS + b], MANT_SHIFT + (b ? b : 1) - 1075) : 0.0;
   }
-  return GQ_SUCCESS;
 }
 
 extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, int cut, uint64_t take,
@@ -461,25 +474,26 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
     cudaGetLastError(); // an allocation's failure is no sticky error: clear it for the context's next launch
     return status;
   }
-  if (cut >= 0 && take > 0) {
+  const bool ranked = cut >= 0 && take > 0;
+  if (ranked) {
     cut_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, held, retire, cut, s->tile_cut);
     GQ_CUDA_LAUNCH_CHECK();
-    status = exclusive_sum(s, s->tile_cut, s->cut_off, tiles);
-    if (status != GQ_SUCCESS)
-      return status;
+    cut_offsets_kernel<<<1, THREADS, 0, stream>>>(s->tile_cut, tiles, s->cut_off);
+    GQ_CUDA_LAUNCH_CHECK();
   }
   classify_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, retire, lowest, cut, take,
-                                                           cut >= 0 && take > 0 ? s->cut_off : nullptr, s->action,
-                                                           s->tile_keep, s->tile_split, s->part);
+                                                           ranked ? s->cut_off : nullptr, s->action, s->tile_keep,
+                                                           s->tile_split, s->part);
   GQ_CUDA_LAUNCH_CHECK();
-  status = exclusive_sum(s, s->tile_keep, s->keep_off, tiles);
-  if (status == GQ_SUCCESS)
-    status = exclusive_sum(s, s->tile_split, s->split_off, tiles);
-  if (status != GQ_SUCCESS)
-    return status;
+  offsets_kernel<<<1, THREADS, 0, stream>>>(s->action, held, tiles, s->part, s->tile_keep, s->keep_off,
+                                            s->tile_split, s->split_off, s->totals);
+  GQ_CUDA_LAUNCH_CHECK();
+  // The totals go to the host while the compaction runs: the host waits
+  // for them alone, and the next pass's launches queue behind the
+  // compaction on the stream.
+  GQ_CUDA_TRY(cudaMemcpyAsync(s->h_totals, s->totals, sizeof(Totals), cudaMemcpyDeviceToHost, stream));
+  GQ_CUDA_TRY(cudaEventRecord(s->counted, stream));
   unsigned long long *below = &s->totals->kept_below;
-  below_kernel<<<1, THREADS, 0, stream>>>(s->action, held, tiles, s->tile_keep, s->keep_off, below);
-  GQ_CUDA_LAUNCH_CHECK();
   lists_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->action, held, tiles, s->tile_keep, s->keep_off,
                                                         s->split_off, below, s->parent, s->hole_pos, s->mover);
   GQ_CUDA_LAUNCH_CHECK();
@@ -498,13 +512,10 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
   halves_kernel<<<grid(2 * most_split * D), THREADS, 0, stream>>>(s->a, s->c, s->D, tiles, s->tile_keep,
                                                                    s->keep_off, s->tile_split, s->split_off);
   GQ_CUDA_LAUNCH_CHECK();
-  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->tile_keep, s->keep_off, s->tile_split,
-                                          s->split_off);
-  GQ_CUDA_LAUNCH_CHECK();
-  status = copy_totals(s);
-  if (status != GQ_SUCCESS)
-    return status;
+  GQ_CUDA_TRY(cudaEventSynchronize(s->counted));
   const Totals *t = s->h_totals;
+  if (t->split == 0) // the integral stops here: the compaction's faults are its own
+    GQ_CUDA_TRY(cudaStreamSynchronize(stream));
   s->held = t->keep + 2 * t->split;
   s->first = t->keep;
   rep->est = t->est;

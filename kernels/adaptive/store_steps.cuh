@@ -105,14 +105,10 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-// One block: the tiles' sums merged in order (each thread a fixed stride,
-// then the fixed tree), and after an apply the kept and split totals.
-__global__ void __launch_bounds__(THREADS)
-    merge_kernel(const gq_csum *part, uint64_t tiles, Totals *t, const unsigned long long *tile_keep,
-                 const unsigned long long *keep_off, const unsigned long long *tile_split,
-                 const unsigned long long *split_off)
+// The tiles' sums merged in order by one block (each thread a fixed
+// stride, then the fixed tree) into t's.
+__device__ void merge_tiles(const gq_csum *part, uint64_t tiles, Totals *t, gq_csum (&sh)[2][THREADS])
 {
-  __shared__ gq_csum sh[2][THREADS];
   gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
   for (uint64_t k = threadIdx.x; k < tiles; k += THREADS) {
     gq_csum_merge(&v[0], part[2 * k]);
@@ -122,11 +118,52 @@ __global__ void __launch_bounds__(THREADS)
   if (threadIdx.x == 0) {
     t->est = v[0];
     t->err = v[1];
-    if (tile_keep) {
-      t->keep = tiles ? keep_off[tiles - 1] + tile_keep[tiles - 1] : 0;
-      t->split = tiles ? split_off[tiles - 1] + tile_split[tiles - 1] : 0;
-    }
   }
+}
+
+// One block: the sums step's merge; it also zeroes the error bins, which
+// the bins kernel fills next on the stream (no memset of its own).
+__global__ void __launch_bounds__(THREADS)
+    merge_kernel(const gq_csum *part, uint64_t tiles, Totals *t, unsigned long long *bins)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  for (int b = threadIdx.x; b < 2 * BINS; b += THREADS)
+    bins[b] = 0;
+  merge_tiles(part, tiles, t, sh);
+}
+
+// An exclusive scan of n tile counts by one block, in chunks of TILE
+// (thread t: the chunk's items [t ITEMS, (t + 1) ITEMS)), the carry passed
+// from chunk to chunk.  The tiles number at most a few ten thousand (2^24
+// regions are 8192 tiles), so one block does it in a few chunks, where a
+// device-wide scan is two launches.
+template <class Scan>
+__device__ void block_exclusive_sum(const unsigned long long *in, unsigned long long *out, uint64_t n,
+                                    typename Scan::TempStorage &tmp)
+{
+  unsigned long long carry = 0;
+  for (uint64_t base = 0; base < n; base += TILE) {
+    unsigned long long v[ITEMS], o[ITEMS];
+    const uint64_t first = base + (uint64_t)threadIdx.x * ITEMS;
+    for (int i = 0; i < ITEMS; i++)
+      v[i] = first + i < n ? in[first + i] : 0ull;
+    unsigned long long total = 0;
+    Scan(tmp).ExclusiveSum(v, o, total);
+    for (int i = 0; i < ITEMS; i++)
+      if (first + i < n)
+        out[first + i] = carry + o[i];
+    carry += total;
+    __syncthreads(); // tmp is reused
+  }
+}
+
+// One block: the cut bin's counts per tile scanned (each tile's first rank).
+__global__ void __launch_bounds__(THREADS) cut_offsets_kernel(const unsigned long long *tile_cut, uint64_t tiles,
+                                                              unsigned long long *cut_off)
+{
+  typedef cub::BlockScan<unsigned long long, THREADS> Scan;
+  __shared__ typename Scan::TempStorage tmp;
+  block_exclusive_sum<Scan>(tile_cut, cut_off, tiles, tmp);
 }
 
 // The live regions' errors by exponent: counts and mantissa sums, in

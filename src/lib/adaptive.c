@@ -623,7 +623,13 @@ static int subdivide(backend *be, const gq_integrand *g, double scale, const gq_
 /* The pass loop over the device's store (kernels/adaptive/store.cu): the
  * same steps and decisions as subdivide's, the regions never leaving the
  * device.  The part of the cut bin is its first regions in the store's
- * fixed order, as many as its mean error says cover the rest. */
+ * fixed order, as many as its mean error says cover the rest.  Step 3
+ * retires by the previous pass's tolerance (none in the first pass), so
+ * that the live errors' bins come back with the sums, in one wait for the
+ * device instead of two (from the second pass: an integral that ends in
+ * its first pass asks for no bins): the tolerance follows |I|, which moves by far less
+ * than RETIRE between passes, and the retired regions' errors stay in the
+ * error sum whatever the threshold. */
 static int subdivide_device(backend *be, const gq_integrand *g, double scale, const gq_adaptive_options *o,
                             const double *lo, const double *hi, int changed, gq_adaptive_result *r)
 {
@@ -649,6 +655,8 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
   uint64_t retired = 0;
   gq_store_report rep = {0};
   rep.held = ipow(m, D); /* the first pass: all new */
+  double retire = 0.0;   /* step 3's threshold, in units of g: the last pass's RETIRE tol */
+  int first_pass = 1;
   /* A pass's steps run in the do-while(0); every way out of it (the
    * decisions' stops, a step's failure) reaches the pass's agreement, so
    * ranks stop together (gq_shared_store_agree). */
@@ -659,7 +667,7 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
       const uint64_t n = rep.held - rep.first;
       status = gq_shared_store_evaluate(be->ctx, ds, n);
       if (status == GQ_SUCCESS)
-        status = gq_cuda_store_sums(ds, &rep);
+        status = gq_cuda_store_sums(ds, retire, !first_pass, &rep);
       if (status != GQ_SUCCESS)
         break;
       r->kernel_ms += rep.eval_ms;
@@ -686,10 +694,12 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
         break;
       }
       const double E = r->abserr;
-      const double unit_tol = tol / fabs(scale), retire = RETIRE * unit_tol;
-      status = gq_cuda_store_bins(ds, retire, bin_err, bin_count);
+      if (first_pass) /* its sums came without the bins */
+        status = gq_cuda_store_count(ds, retire);
+      first_pass = 0;
       if (status != GQ_SUCCESS)
         break;
+      gq_cuda_store_bins(ds, bin_err, bin_count);
       uint64_t live = 0;
       double live_err = 0.0;
       for (int b = 0; b < EXP_BINS; b++) {
@@ -728,6 +738,7 @@ static int subdivide_device(backend *be, const gq_integrand *g, double scale, co
       gq_csum_merge(&fin_est, rep.est);
       gq_csum_merge(&fin_err, rep.err);
       retired += rep.retired;
+      retire = RETIRE * tol / fabs(scale);
       if (rep.split == 0) {
         r->stop = GQ_ADAPTIVE_ROUNDOFF;
         done = 1;

@@ -53,16 +53,17 @@ struct gq_cuda_state *gq_cuda_adaptive_state(gq_cuda_adaptive *s);
 /* The region store on the GPU (kernels/adaptive/store.cu), which adaptive.c
  * uses on the CUDA backend: the regions stay in device memory for the whole
  * integral, and a pass crosses the bus with sums, error bins and counts
- * alone.  The decisions are adaptive.c's, taken from the bins as for the
- * host's store; the store carries them out:
+ * alone, in two copies.  The decisions are adaptive.c's, taken from the bins
+ * as for the host's store; the store carries them out:
  *   evaluate  the new regions [first, first + count) of the pass's range
  *             (all of it, or a rank's slice under a share), launched: the
  *             next step waits for it;
  *   results   the new regions' estimates, errors and axes to or from the
  *             host (a share's assembly);
- *   sums      of the held regions, and the first new one not finite;
- *   bins      the live regions' errors (err > retire share) by binary
- *             exponent: their sums and counts;
+ *   sums      of the held regions, and the first new one not finite; with
+ *             them (or in a step of their own, count) the bins: the live
+ *             regions' errors (err > retire share) by binary exponent, their
+ *             sums and counts, which bins reads;
  *   apply     retire, split (every live region of a bin >= lowest, and
  *             take of bin cut, in a fixed order), compact: the kept regions
  *             first, the new halves after them.
@@ -82,8 +83,9 @@ int gq_cuda_store_open(gq_cuda_adaptive *a, int dims, uint64_t cap, uint64_t n, 
 int gq_cuda_store_evaluate(gq_cuda_store *s, uint64_t first, uint64_t count);
 int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_t count, double *estimate,
                           double *error, unsigned char *axis);
-int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep);
-int gq_cuda_store_bins(gq_cuda_store *s, double retire, double *bin_err, uint64_t *bin_count);
+int gq_cuda_store_sums(gq_cuda_store *s, double retire, int bins, gq_store_report *rep);
+int gq_cuda_store_count(gq_cuda_store *s, double retire); /* the bins alone, after sums without them */
+void gq_cuda_store_bins(const gq_cuda_store *s, double *bin_err, uint64_t *bin_count); /* the bins, read */
 int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, int cut, uint64_t take, uint64_t most_split,
                         gq_store_report *rep);
 int gq_cuda_store_region(gq_cuda_store *s, uint64_t r, double *centre, double *half);

@@ -180,15 +180,19 @@ int gq_cuda_store_results(gq_cuda_store *s, int to_host, uint64_t first, uint64_
   (void)s; (void)to_host; (void)first; (void)count; (void)estimate; (void)error; (void)axis;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
-int gq_cuda_store_sums(gq_cuda_store *s, gq_store_report *rep)
+int gq_cuda_store_sums(gq_cuda_store *s, double retire, int bins, gq_store_report *rep)
 {
-  (void)s; (void)rep;
+  (void)s; (void)retire; (void)bins; (void)rep;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
 }
-int gq_cuda_store_bins(gq_cuda_store *s, double retire, double *bin_err, uint64_t *bin_count)
+int gq_cuda_store_count(gq_cuda_store *s, double retire)
 {
-  (void)s; (void)retire; (void)bin_err; (void)bin_count;
+  (void)s; (void)retire;
   return gq_fail(GQ_ENODEV, "this gpuquad was built without CUDA");
+}
+void gq_cuda_store_bins(const gq_cuda_store *s, double *bin_err, uint64_t *bin_count)
+{
+  (void)s; (void)bin_err; (void)bin_count;
 }
 int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, int cut, uint64_t take, uint64_t most_split,
                         gq_store_report *rep)
