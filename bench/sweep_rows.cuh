@@ -12,6 +12,7 @@
 #endif
 struct RowsSm90 {
   using Grid = Shape<GQ_SWEEP_GRID_BLOCK, GQ_SWEEP_GRID_ITEMS>;
+  using GridSmall = Shape<128, 8, 8>;
 #ifdef GQ_SWEEP_ARRAY_BLOCK // every array row
   using Sum = Shape<GQ_SWEEP_ARRAY_BLOCK, GQ_SWEEP_ARRAY_ITEMS>;
   using Dot = Sum;
@@ -31,5 +32,7 @@ struct RowsSm90 {
 #endif
   using Mc = Shape<256, 4>;
   using McWide = Shape<256, 1>;
+  using Product = Shape<256, 4>;
+  using ProductWide = Shape<256, 2>;
 };
 struct RowsSm80 : RowsSm90 {};

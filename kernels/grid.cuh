@@ -42,6 +42,13 @@ unsigned exact_grid(gq_cuda_state *st, const void *kernel, int block, unsigned l
 int grid_nonfinite_launch(gq_cuda_state *st, const void *kernel, int block, int items, const gq_grid_sum *p,
                           uint64_t *count, uint64_t *first);
 
+// Whether a grid of `points` points takes Rows' small shape (policy.cuh):
+// at most one tile of the large one.
+template <class Rows> constexpr bool grid_small(unsigned long long points)
+{
+  return points <= (unsigned long long)Rows::Grid::BLOCK * Rows::Grid::ITEMS;
+}
+
 // The sums of a grid whose map gave NaN or Inf somewhere.
 inline bool sums_finite(const gq_csum sums[GRID_KEYS])
 {

@@ -6,7 +6,10 @@
 // A problem is packed only when its single launch (grid_sum.cu) would take
 // one block per tile: tiles <= multiprocessors, for then the resident grid
 // is the tile count whatever the kernel's occupancy, and the packed kernel
-// gives each problem exactly as many blocks.  Only the fast functions run
+// gives each problem exactly as many blocks.  The launch shape is the
+// single launch's: policy.cuh's GridSmall for a grid of at most one large
+// tile (grid_small), Grid otherwise; a sweep's problems share their count of
+// points, so one module serves the sweep.  Only the fast functions run
 // here: a problem whose sums come out NaN or Inf is left to its single run,
 // which reruns it with CUDA's own functions as it always does.
 #include <stdlib.h>
@@ -39,28 +42,41 @@ constexpr size_t CHUNK = (size_t)1 << 20;
 // other blocks.  H200, 2026-11-24, bench_batch (10,000 x 10^5 device ms;
 // 2*10^5 problems of 10^3 points against one of 2*10^8, throughput):
 // 1: 4.71 ms, 16.4%; 2: 3.39, 26.9%; 3: 3.23, 33.1%; 4: 3.29, 34.6%.
-constexpr int BATCH_MIN_BLOCKS = 3;
+// GridSmall's blocks carry its own MIN_BLOCKS.
+#ifndef GQ_BATCH_MIN_BLOCKS
+#define GQ_BATCH_MIN_BLOCKS 3
+#endif
+constexpr int BATCH_MIN_BLOCKS = GQ_BATCH_MIN_BLOCKS; // -DGQ_BATCH_MIN_BLOCKS=N: a sweep build's
 
 struct DeviceBuffers {
   void *base = nullptr;
   ~DeviceBuffers() { cudaFree(base); }
 };
 
-// The batch module of f: its source and the name of its one kernel.
-int batch_module(int cc_major, const gq_integrand *f, int precision, std::string *src, std::string want[1])
+// The name of the batch kernel of Shape.
+template <class Shape> std::string batch_kernel_name(int min_blocks, int precision)
+{
+  char name[320];
+  snprintf(name, sizeof name,
+           "&gq::batch_grid_kernel<%d, %d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, gq::GridSource<%s> >", Shape::BLOCK,
+           Shape::ITEMS, min_blocks, gq::GRID_KEYS, Shape::ITEMS, precision == GQ_PRECISION_FLOAT ? "float" : "double");
+  return name;
+}
+
+// The batch module of f for the large or the small shape: its source and
+// the name of its one kernel.
+int batch_module(int cc_major, const gq_integrand *f, int precision, bool small, std::string *src,
+                 std::string want[1])
 {
   const int status = gq::jit_module_source(f, precision, src, true);
   if (status != GQ_SUCCESS)
     return status;
   *src = "#include \"batch_kernel.cuh\"\n" + *src;
   return gq::with_rows(cc_major, [&](auto rows) {
-    using G = typename decltype(rows)::Grid;
-    char name[320];
-    snprintf(name, sizeof name,
-             "&gq::batch_grid_kernel<%d, %d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, gq::GridSource<%s> >", G::BLOCK,
-             G::ITEMS, BATCH_MIN_BLOCKS, gq::GRID_KEYS, G::ITEMS,
-             precision == GQ_PRECISION_FLOAT ? "float" : "double");
-    want[0] = name;
+    using Rows = decltype(rows);
+    using S = typename Rows::GridSmall;
+    want[0] = small ? batch_kernel_name<S>(S::MIN_BLOCKS, precision)
+                    : batch_kernel_name<typename Rows::Grid>(BATCH_MIN_BLOCKS, precision);
     return GQ_SUCCESS;
   });
 }
@@ -68,11 +84,11 @@ int batch_module(int cc_major, const gq_integrand *f, int precision, std::string
 } // namespace
 
 // For tests without a GPU (NVRTC needs none): the batch module of f for
-// sm_<cc>, compiled, and its cubin's size.
-extern "C" int gq_jit_batch_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size)
+// sm_<cc> and the large or small shape, compiled, and its cubin's size.
+extern "C" int gq_jit_batch_compile_only(const gq_integrand *f, int precision, int small, int cc, size_t *cubin_size)
 {
   std::string src, want[1], cubin, names[1];
-  int status = batch_module(cc / 10, f, precision, &src, want);
+  int status = batch_module(cc / 10, f, precision, small != 0, &src, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 1, &cubin, names);
   *cubin_size = cubin.size();
@@ -89,19 +105,22 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
   if (!p->f->g || p->deterministic || b->count == 0 || b->nparams < 0 || b->nparams > GQ_EXPR_MAX_PARAMS)
     return GQ_SUCCESS;
   return gq::with_rows(st->cc_major, [&](auto rows) -> int {
-    using G = typename decltype(rows)::Grid;
+    using Rows = decltype(rows);
     const unsigned long long points = p->last - p->first + 1;
-    const unsigned long long tile = (unsigned long long)G::BLOCK * G::ITEMS;
+    const bool small = gq::grid_small<Rows>(points);
+    const int block = small ? Rows::GridSmall::BLOCK : Rows::Grid::BLOCK;
+    const unsigned long long tile =
+        small ? (unsigned long long)block * Rows::GridSmall::ITEMS : (unsigned long long)block * Rows::Grid::ITEMS;
     const unsigned long long tiles = (points + tile - 1) / tile;
     if (tiles > (unsigned long long)st->sms)
       return GQ_SUCCESS; // a large problem: its own launch, in turn
     std::string src, want[1];
-    int status = batch_module(st->cc_major, p->f, p->precision, &src, want);
+    int status = batch_module(st->cc_major, p->f, p->precision, small, &src, want);
     if (status != GQ_SUCCESS)
       return status;
     gq_jit_module *m = nullptr;
     status = gq::jit_load(st, std::string(gq_integrand_jit_key(p->f)) + "|batch|" +
-                                  (p->precision == GQ_PRECISION_FLOAT ? "float" : "double"),
+                                  (p->precision == GQ_PRECISION_FLOAT ? "float" : "double") + (small ? "|small" : ""),
                           src, want, 1, &m, info);
     if (status != GQ_SUCCESS)
       return status;
@@ -136,7 +155,7 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
                                     here * (size_t)b->nparams * sizeof(double), cudaMemcpyHostToDevice, st->stream));
       GQ_CUDA_TRY(cudaEventRecord(st->start, st->stream));
       GQ_CUDA_TRY(cudaMemsetAsync(d_sums, 0, here * gq::GRID_KEYS * sizeof(gq_csum), st->stream));
-      status = gq::launch<false>(st, kernel, (unsigned)(here * tiles), G::BLOCK, prob, st->stream);
+      status = gq::launch<false>(st, kernel, (unsigned)(here * tiles), block, prob, st->stream);
       if (status != GQ_SUCCESS)
         return status;
       GQ_CUDA_TRY(cudaEventRecord(st->stop, st->stream));

@@ -40,7 +40,11 @@ struct gq_jit_module {
 
 namespace {
 
-enum { FAST = 0, EXACT = 1, SCAN = 2 };
+// A grid module's kernels: the sum with the fast functions (the large and
+// the small shape, policy.cuh's Grid and GridSmall) or CUDA's, and the scan.
+// The rerun with CUDA's functions keeps the large shape whatever the size:
+// only the fast sum's bits are a packed problem's (grid_batch.cu).
+enum { FAST = 0, EXACT = 1, SCAN = 2, FAST_SMALL = 3, GRID_KERNELS = 4 };
 // A deterministic module's kernels: the exact sum (exact functions) and the scan.
 constexpr int EXACT_SUM = 0, EXACT_SCAN = 1;
 
@@ -59,12 +63,13 @@ int nvrtc_status(nvrtcResult r, const char *what)
     }                                                                \
   } while (0)
 
-// The grid kernels of the module: the sum (fast or exact functions), and the
-// scan, for the device's policy row.
-void grid_kernel_names(int cc_major, int precision, std::string want[3])
+// The grid kernels of the module: the sum (fast or exact functions; the
+// fast one in both shapes), and the scan, for the device's policy row.
+void grid_kernel_names(int cc_major, int precision, std::string want[GRID_KERNELS])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
+    using S = typename decltype(rows)::GridSmall;
     const char *real = precision == GQ_PRECISION_FLOAT ? "float" : "double";
     char buf[320];
     for (int fast = 0; fast <= 1; fast++) {
@@ -72,6 +77,9 @@ void grid_kernel_names(int cc_major, int precision, std::string want[3])
       want[fast ? FAST : EXACT] =
           gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, fast, buf, std::string("gq::GridSource<") + real + ">", "gq::Atomic");
     }
+    snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, S::ITEMS);
+    want[FAST_SMALL] =
+        gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 1, buf, std::string("gq::GridSource<") + real + ">", "gq::Atomic");
     want[SCAN] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, "gq::NonfiniteThread",
                                      std::string("gq::GridSource<") + real + ">", "gq::LastBlock");
     return 0;
@@ -347,7 +355,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
 {
   const std::string kind = std::string(p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double") +
                            (p->deterministic ? "|exact" : "");
-  std::string src, want[3];
+  std::string src, want[GRID_KERNELS];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
     return status;
@@ -356,7 +364,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
     return gq::jit_load_integrand(st, p->f, kind.c_str(), GQ_JIT_EXACT_PREFIX + src, want, 2, out, info);
   }
   grid_kernel_names(st->cc_major, p->precision, want);
-  return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, 3, out, info);
+  return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, GRID_KERNELS, out, info);
 }
 
 } // namespace
@@ -370,10 +378,14 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   if (status != GQ_SUCCESS)
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {
-    using G = typename decltype(rows)::Grid;
+    using Rows = decltype(rows);
+    using G = typename Rows::Grid;
+    using S = typename Rows::GridSmall;
     if (p->deterministic)
       return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, &info->ms);
-    int s = gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
+    const bool small = gq::grid_small<Rows>(p->last - p->first + 1);
+    int s = small ? gq::grid_sum_launch(st, (const void *)m->kernels[FAST_SMALL], S::BLOCK, S::ITEMS, p, sums, &info->ms)
+                  : gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
     if (s != GQ_SUCCESS || gq::sums_finite(sums))
       return s;
     // Not finite: again with CUDA's own functions (see grid_sum.cu).
@@ -412,11 +424,11 @@ void gq_jit_release(gq_cuda_state *st)
 // of f for sm_<cc>, and report the cubin's size.
 extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size)
 {
-  std::string src, cubin, names[3], want[3];
+  std::string src, cubin, names[GRID_KERNELS], want[GRID_KERNELS];
   int status = gq::jit_module_source(f, precision, &src);
   grid_kernel_names(cc / 10, precision, want);
   if (status == GQ_SUCCESS)
-    status = gq::jit_compile(cc / 10, cc % 10, src, want, 3, &cubin, names);
+    status = gq::jit_compile(cc / 10, cc % 10, src, want, GRID_KERNELS, &cubin, names);
   *cubin_size = cubin.size();
   return status;
 }

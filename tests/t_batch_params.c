@@ -85,12 +85,13 @@ int main(void)
              p ? "float" : "double", gq_integrand_jit_key(compiled[i]), size, st ? ": " : "",
              st ? gq_last_error() : "");
     }
-  for (int p = 0; p < 2 && k3; p++) { /* the batch module: each block's parameters in shared memory */
-    size_t size = 0;
-    const int st = gq_jit_batch_compile_only(k3, p, 90, &size);
-    tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 batch module, %s (%zu-byte cubin)%s%s",
-           p ? "float" : "double", size, st ? ": " : "", st ? gq_last_error() : "");
-  }
+  for (int p = 0; p < 2 && k3; p++) /* the batch module: each block's parameters in shared memory */
+    for (int small = 0; small < 2; small++) {
+      size_t size = 0;
+      const int st = gq_jit_batch_compile_only(k3, p, small, 90, &size);
+      tap_ok(st == GQ_SUCCESS && size > 1000, "NVRTC sm_90 batch module, %s, %s shape (%zu-byte cubin)%s%s",
+             p ? "float" : "double", small ? "small" : "large", size, st ? ": " : "", st ? gq_last_error() : "");
+    }
   if (k3) { /* --cumulative with a parameter */
     size_t size = 0;
     const int st = gq_jit_cumulative_compile_only(k3, 90, &size);

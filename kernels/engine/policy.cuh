@@ -29,6 +29,16 @@ struct RowsSm90 {
   // 512x16 0.692.  512 x 2 keys is also the most warp partials (16 x 2) that
   // fit one warp.
   using Grid = Shape<512, 16>;
+  // A grid of at most one Grid tile (8192 points) takes this shape instead,
+  // in its single launch and packed alike (jit.cu, grid_batch.cu), so their
+  // bits stay one: at 512 x 16 such a problem is one block whose threads
+  // evaluate a point or two and then spend the block's time in its tree.
+  // H200, 10^5 packed problems of 1001 points against one of 10^8 at 512 x
+  // 16, throughput (bench_batch, 2026-11-25): 512x16 (3 blocks an SM) 33.1%,
+  // 128x16 (6) 56.5%, 64x16 (16) 70.2%, 128x8 (8) 70.8%.  MIN_BLOCKS goes to
+  // the packed kernel's __launch_bounds__; a single launch of at most 8
+  // blocks keeps 1.
+  using GridSmall = Shape<128, 8, 8>;
 
   // Memory-bound array reductions (sum, dot, rms, stats over device arrays):
   // what matters is bytes in flight per SM (ITEMS 16-byte vector loads per

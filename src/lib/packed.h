@@ -38,7 +38,7 @@ int gq_cuda_grid_sum_batch(struct gq_cuda_state *st, const gq_grid_batch *b, gq_
 
 /* For tests without a GPU (CUDA builds): NVRTC compiles f's batch module
  * for sm_<cc>; *cubin_size its size. */
-int gq_jit_batch_compile_only(const gq_integrand *f, int precision, int cc, size_t *cubin_size);
+int gq_jit_batch_compile_only(const gq_integrand *f, int precision, int small, int cc, size_t *cubin_size);
 
 typedef struct gq_packed gq_packed;
 
