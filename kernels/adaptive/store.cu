@@ -21,8 +21,10 @@
 //             split ones' halves after them.
 // The tile counts are scanned by one block (a few chunks of TILE: 2^24
 // regions are 8192 tiles), where CUB's device scan is two launches, and the
-// small steps share launches (the bins zeroed by the sums' merge), because
-// at a pass's sizes the launches, not the bytes, set the time.
+// serial tails (the sums' merge, the cut bin's ranks, the classification's
+// offsets and totals) run in the last block of the kernel before them
+// (store_steps.cuh's last_block), because at a pass's sizes the launches,
+// not the bytes, set the time.
 // The buffers grow by doubling, up to the store's cap, and go back to the
 // context when the integral closes (gq_store_cache), for the next one.
 // This file holds the memory and the steps' order; the kernels are in
@@ -174,6 +176,7 @@ struct gq_cuda_store {
   unsigned long long *tile_cut, *cut_off, *tile_keep, *keep_off, *tile_split, *split_off;
   unsigned long long *bins; // BINS counts, then BINS mantissa sums (fixed)
   Totals *totals;           // (fixed), after the bins: the sums step copies both at once
+  unsigned int *tickets;    // (fixed) TICKETS of them, zero between launches
   unsigned long long *h_bins; // pinned
   Totals *h_totals;           // pinned
   cudaEvent_t counted;        // an apply's totals are on the host (the cache's)
@@ -294,9 +297,12 @@ static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const 
     status = scratch_for(s, s->a.room);
   if (status != GQ_SUCCESS)
     return status;
-  const size_t fixed = align256(2 * BINS * sizeof(unsigned long long)) + sizeof(Totals);
-  if (!s->mem.fixed)
+  const size_t fixed = align256(2 * BINS * sizeof(unsigned long long)) + align256(sizeof(Totals)) +
+                       TICKETS * sizeof(unsigned int);
+  if (!s->mem.fixed) {
     GQ_CUDA_TRY(cudaMalloc(&s->mem.fixed, fixed));
+    GQ_CUDA_TRY(cudaMemsetAsync(s->mem.fixed, 0, fixed, st->stream)); // the tickets start at zero
+  }
   if (!s->mem.pinned)
     GQ_CUDA_TRY(cudaMallocHost(&s->mem.pinned, fixed));
   if (!s->mem.counted)
@@ -304,6 +310,7 @@ static int open_store(gq_cuda_store *s, uint64_t n, const double *centre, const 
   s->counted = s->mem.counted;
   s->bins = static_cast<unsigned long long *>(s->mem.fixed);
   s->totals = reinterpret_cast<Totals *>(static_cast<char *>(s->mem.fixed) + align256(2 * BINS * sizeof(unsigned long long)));
+  s->tickets = reinterpret_cast<unsigned int *>(reinterpret_cast<char *>(s->totals) + align256(sizeof(Totals)));
   s->h_bins = static_cast<unsigned long long *>(s->mem.pinned);
   s->h_totals = reinterpret_cast<Totals *>(static_cast<char *>(s->mem.pinned) + align256(2 * BINS * sizeof(unsigned long long)));
   const size_t vec = n * (size_t)s->D * sizeof(double);
@@ -397,11 +404,11 @@ extern "C" int gq_cuda_store_sums(gq_cuda_store *s, double retire, int bins, gq_
   cudaStream_t stream = s->st->stream;
   const uint64_t tiles = tiles_of(s->held);
   GQ_CUDA_TRY(cudaMemsetAsync(&s->totals->bad, 0xff, sizeof s->totals->bad, stream));
-  if (tiles > 0) {
-    sums_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->held, s->first, s->part, &s->totals->bad);
-    GQ_CUDA_LAUNCH_CHECK();
-  }
-  merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->bins);
+  if (tiles > 0) // its last block merges the tiles and zeroes the bins
+    sums_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->held, s->first, tiles, s->part, s->totals,
+                                                         s->bins, s->tickets + TICKET_SUMS);
+  else
+    merge_kernel<<<1, THREADS, 0, stream>>>(s->part, tiles, s->totals, s->bins);
   GQ_CUDA_LAUNCH_CHECK();
   if (bins) { // the bins and the totals after them, in one copy
     const int status = launch_bins(s, retire);
@@ -476,17 +483,14 @@ extern "C" int gq_cuda_store_apply(gq_cuda_store *s, double retire, int lowest, 
   }
   const bool ranked = cut >= 0 && take > 0;
   if (ranked) {
-    cut_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, held, retire, cut, s->tile_cut);
-    GQ_CUDA_LAUNCH_CHECK();
-    cut_offsets_kernel<<<1, THREADS, 0, stream>>>(s->tile_cut, tiles, s->cut_off);
+    cut_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, held, tiles, retire, cut, s->tile_cut, s->cut_off,
+                                                        s->tickets + TICKET_CUT);
     GQ_CUDA_LAUNCH_CHECK();
   }
-  classify_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, retire, lowest, cut, take,
+  classify_kernel<<<(unsigned)tiles, THREADS, 0, stream>>>(s->a, s->D, held, tiles, retire, lowest, cut, take,
                                                            ranked ? s->cut_off : nullptr, s->action, s->tile_keep,
-                                                           s->tile_split, s->part);
-  GQ_CUDA_LAUNCH_CHECK();
-  offsets_kernel<<<1, THREADS, 0, stream>>>(s->action, held, tiles, s->part, s->tile_keep, s->keep_off,
-                                            s->tile_split, s->split_off, s->totals);
+                                                           s->keep_off, s->tile_split, s->split_off, s->part,
+                                                           s->totals, s->tickets + TICKET_CLASSIFY);
   GQ_CUDA_LAUNCH_CHECK();
   // The totals go to the host while the compaction runs: the host waits
   // for them alone, and the next pass's launches queue behind the

@@ -23,46 +23,6 @@ namespace store {
 // lists_kernel takes a tile's items blocked (thread t: the tile's regions
 // [t ITEMS, (t + 1) ITEMS)), so a block scan of the threads' counts gives
 // each region the exact numbers of kept and split regions before it.
-__device__ __forceinline__ uint64_t kept_total(const unsigned long long *tile_keep,
-                                               const unsigned long long *keep_off, uint64_t tiles)
-{
-  return keep_off[tiles - 1] + tile_keep[tiles - 1];
-}
-
-// One block, after the classification: the kept and split counts per tile
-// scanned (each tile's first kept and first split rank), the totals, the
-// retired regions' sums merged in tile order, and the kept regions below K
-// (the tile holding K counted).  The host reads the totals while the
-// compaction's kernels run (store.cu).
-__global__ void __launch_bounds__(THREADS)
-    offsets_kernel(const unsigned char *action, uint64_t held, uint64_t tiles, const gq_csum *part,
-                   const unsigned long long *tile_keep, unsigned long long *keep_off,
-                   const unsigned long long *tile_split, unsigned long long *split_off, Totals *t)
-{
-  typedef cub::BlockScan<unsigned long long, THREADS> Scan;
-  typedef cub::BlockReduce<unsigned int, THREADS> Reduce;
-  __shared__ union {
-    typename Scan::TempStorage scan;
-    typename Reduce::TempStorage reduce;
-  } tmp;
-  __shared__ gq_csum sh[2][THREADS];
-  block_exclusive_sum<Scan>(tile_keep, keep_off, tiles, tmp.scan);
-  block_exclusive_sum<Scan>(tile_split, split_off, tiles, tmp.scan);
-  merge_tiles(part, tiles, t, sh); // its tree's barriers order the scans' stores before the reads below
-  const uint64_t K = kept_total(tile_keep, keep_off, tiles), S = kept_total(tile_split, split_off, tiles),
-                 k = K / TILE;
-  unsigned int n = 0;
-  if (k < tiles) // else K = held, a whole number of tiles: every region kept
-    for (uint64_t r = k * TILE + threadIdx.x; r < K && r < held; r += THREADS)
-      n += action[r] == KEEP;
-  n = Reduce(tmp.reduce).Sum(n);
-  if (threadIdx.x == 0) {
-    t->keep = K;
-    t->split = S;
-    t->kept_below = k < tiles ? keep_off[k] + n : K;
-  }
-}
-
 // The lists: each split region at its rank (parent), each hole below K at
 // the number of leavers before it (hole_pos), each kept region at or above K
 // at its rank among those (mover).

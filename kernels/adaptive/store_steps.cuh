@@ -12,6 +12,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
+#include "../engine/grid_levels.cuh" // fence_acq_rel_gpu
 #include "../../src/lib/adaptive_internal.h"
 
 namespace gq {
@@ -64,6 +65,28 @@ __device__ __forceinline__ bool splittable(const Regions &a, int D, uint64_t r)
   return q > 0.0 && c - q != c && c + q != c && c - q != c + q;
 }
 
+// Whether this block is the grid's last to get here, after every thread's
+// stores: each thread's release fence, then thread 0's ticket, then an
+// acquire in the last block.  The ticket wraps to 0 (atomicInc), ready for
+// the next launch.  A kernel's serial tail (a merge, a scan of the tiles'
+// counts) then runs in its last block instead of a launch of its own.
+__device__ __forceinline__ bool last_block(unsigned int *ticket)
+{
+  __shared__ bool last;
+  fence_acq_rel_gpu();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    last = atomicInc(ticket, gridDim.x - 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last)
+    fence_acq_rel_gpu();
+  return last;
+}
+
+// The tickets of the kernels that end in a last block (in the store's fixed
+// memory, zero when no launch is running).
+enum { TICKET_SUMS, TICKET_CUT, TICKET_CLASSIFY, TICKETS };
+
 // Two compensated sums over the block, in a fixed tree.
 __device__ void block_merge(gq_csum (&v)[2], gq_csum (&sh)[2][THREADS])
 {
@@ -79,30 +102,6 @@ __device__ void block_merge(gq_csum (&v)[2], gq_csum (&sh)[2][THREADS])
   }
   v[0] = sh[0][0];
   v[1] = sh[1][0];
-}
-
-// Each tile's sums of estimates and errors; the first new region not finite.
-__global__ void __launch_bounds__(THREADS)
-    sums_kernel(Regions a, uint64_t held, uint64_t first, gq_csum *part, unsigned long long *bad)
-{
-  __shared__ gq_csum sh[2][THREADS];
-  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
-  const uint64_t base = blockIdx.x * TILE;
-  for (int i = 0; i < ITEMS; i++) {
-    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
-    if (r >= held)
-      break;
-    const double e = a.est[r], x = a.err[r];
-    if (r >= first && !(e - e == 0.0 && x - x == 0.0))
-      atomicMin(bad, (unsigned long long)r);
-    gq_csum_add(&v[0], e);
-    gq_csum_add(&v[1], x);
-  }
-  block_merge(v, sh);
-  if (threadIdx.x == 0) {
-    part[2 * blockIdx.x] = v[0];
-    part[2 * blockIdx.x + 1] = v[1];
-  }
 }
 
 // The tiles' sums merged in order by one block (each thread a fixed
@@ -121,15 +120,50 @@ __device__ void merge_tiles(const gq_csum *part, uint64_t tiles, Totals *t, gq_c
   }
 }
 
-// One block: the sums step's merge; it also zeroes the error bins, which
-// the bins kernel fills next on the stream (no memset of its own).
+// The sums step's tail: the tiles' sums merged, and the error bins zeroed
+// for the bins kernel, which fills them next on the stream (no memset).
+__device__ void sums_tail(const gq_csum *part, uint64_t tiles, Totals *t, unsigned long long *bins,
+                          gq_csum (&sh)[2][THREADS])
+{
+  for (int b = threadIdx.x; b < 2 * BINS; b += THREADS)
+    bins[b] = 0;
+  merge_tiles(part, tiles, t, sh);
+}
+
+// Each tile's sums of estimates and errors, the first new region not
+// finite; the last block merges the tiles (sums_tail).
+__global__ void __launch_bounds__(THREADS)
+    sums_kernel(Regions a, uint64_t held, uint64_t first, uint64_t tiles, gq_csum *part, Totals *t,
+                unsigned long long *bins, unsigned int *ticket)
+{
+  __shared__ gq_csum sh[2][THREADS];
+  gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
+  const uint64_t base = blockIdx.x * TILE;
+  for (int i = 0; i < ITEMS; i++) {
+    const uint64_t r = base + (uint64_t)i * THREADS + threadIdx.x;
+    if (r >= held)
+      break;
+    const double e = a.est[r], x = a.err[r];
+    if (r >= first && !(e - e == 0.0 && x - x == 0.0))
+      atomicMin(&t->bad, (unsigned long long)r);
+    gq_csum_add(&v[0], e);
+    gq_csum_add(&v[1], x);
+  }
+  block_merge(v, sh);
+  if (threadIdx.x == 0) {
+    part[2 * blockIdx.x] = v[0];
+    part[2 * blockIdx.x + 1] = v[1];
+  }
+  if (last_block(ticket))
+    sums_tail(part, tiles, t, bins, sh);
+}
+
+// One block: sums_tail of no tiles (an empty store).
 __global__ void __launch_bounds__(THREADS)
     merge_kernel(const gq_csum *part, uint64_t tiles, Totals *t, unsigned long long *bins)
 {
   __shared__ gq_csum sh[2][THREADS];
-  for (int b = threadIdx.x; b < 2 * BINS; b += THREADS)
-    bins[b] = 0;
-  merge_tiles(part, tiles, t, sh);
+  sums_tail(part, tiles, t, bins, sh);
 }
 
 // An exclusive scan of n tile counts by one block, in chunks of TILE
@@ -157,13 +191,12 @@ __device__ void block_exclusive_sum(const unsigned long long *in, unsigned long 
   }
 }
 
-// One block: the cut bin's counts per tile scanned (each tile's first rank).
-__global__ void __launch_bounds__(THREADS) cut_offsets_kernel(const unsigned long long *tile_cut, uint64_t tiles,
-                                                              unsigned long long *cut_off)
+// The regions counted in tiles [0, tiles) given each tile's count and its
+// exclusive prefix.
+__device__ __forceinline__ uint64_t kept_total(const unsigned long long *tile_keep,
+                                               const unsigned long long *keep_off, uint64_t tiles)
 {
-  typedef cub::BlockScan<unsigned long long, THREADS> Scan;
-  __shared__ typename Scan::TempStorage tmp;
-  block_exclusive_sum<Scan>(tile_cut, cut_off, tiles, tmp);
+  return keep_off[tiles - 1] + tile_keep[tiles - 1];
 }
 
 // The live regions' errors by exponent: counts and mantissa sums, in
@@ -207,12 +240,18 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
-// Each tile's live regions in bin cut.
+// Each tile's live regions in bin cut; the last block scans them (each
+// tile's first rank in the bin).
 __global__ void __launch_bounds__(THREADS)
-    cut_kernel(Regions a, uint64_t held, double retire, int cut, unsigned long long *tile_cut)
+    cut_kernel(Regions a, uint64_t held, uint64_t tiles, double retire, int cut, unsigned long long *tile_cut,
+               unsigned long long *cut_off, unsigned int *ticket)
 {
   typedef cub::BlockReduce<unsigned int, THREADS> Reduce;
-  __shared__ typename Reduce::TempStorage tmp;
+  typedef cub::BlockScan<unsigned long long, THREADS> Scan;
+  __shared__ union {
+    typename Reduce::TempStorage reduce;
+    typename Scan::TempStorage scan;
+  } tmp;
   unsigned int n = 0;
   const uint64_t base = blockIdx.x * TILE;
   for (int i = 0; i < ITEMS; i++) {
@@ -220,23 +259,62 @@ __global__ void __launch_bounds__(THREADS)
     if (r < held && live(a, r, retire) && exp_bin(a.err[r]) == cut)
       n++;
   }
-  n = Reduce(tmp).Sum(n);
+  n = Reduce(tmp.reduce).Sum(n);
   if (threadIdx.x == 0)
     tile_cut[blockIdx.x] = n;
+  if (last_block(ticket)) // its barriers keep tmp's reduction and scan apart
+    block_exclusive_sum<Scan>(tile_cut, cut_off, tiles, tmp.scan);
+}
+
+// The classification's tail, by one block: the kept and split counts per
+// tile scanned (each tile's first kept and first split rank), the totals,
+// the retired regions' sums merged in tile order, and the kept regions
+// below K (the tile holding K counted).  The host reads the totals while
+// the compaction's kernels run (store.cu).
+template <class Scan, class Reduce>
+__device__ void offsets(const unsigned char *action, uint64_t held, uint64_t tiles, const gq_csum *part,
+                        const unsigned long long *tile_keep, unsigned long long *keep_off,
+                        const unsigned long long *tile_split, unsigned long long *split_off, Totals *t,
+                        typename Scan::TempStorage &scan, typename Reduce::TempStorage &reduce,
+                        gq_csum (&sh)[2][THREADS])
+{
+  block_exclusive_sum<Scan>(tile_keep, keep_off, tiles, scan);
+  block_exclusive_sum<Scan>(tile_split, split_off, tiles, scan);
+  merge_tiles(part, tiles, t, sh); // its tree's barriers order the scans' stores before the reads below
+  const uint64_t K = kept_total(tile_keep, keep_off, tiles), S = kept_total(tile_split, split_off, tiles),
+                 k = K / TILE;
+  unsigned int n = 0;
+  if (k < tiles) // else K = held, a whole number of tiles: every region kept
+    for (uint64_t r = k * TILE + threadIdx.x; r < K && r < held; r += THREADS)
+      n += action[r] == KEEP;
+  n = Reduce(reduce).Sum(n);
+  if (threadIdx.x == 0) {
+    t->keep = K;
+    t->split = S;
+    t->kept_below = k < tiles ? keep_off[k] + n : K;
+  }
 }
 
 // Each region's action; per tile the kept and split counts and the retired
 // regions' sums.  The cut bin's regions are ranked thread by thread, item
-// by item within a thread: the first take of them are split.
+// by item within a thread: the first take of them are split.  The last
+// block runs the classification's tail (offsets).
 __global__ void __launch_bounds__(THREADS)
-    classify_kernel(Regions a, int D, uint64_t held, double retire, int lowest, int cut, unsigned long long take,
-                    const unsigned long long *cut_off, unsigned char *action, unsigned long long *tile_keep,
-                    unsigned long long *tile_split, gq_csum *part)
+    classify_kernel(Regions a, int D, uint64_t held, uint64_t tiles, double retire, int lowest, int cut,
+                    unsigned long long take, const unsigned long long *cut_off, unsigned char *action,
+                    unsigned long long *tile_keep, unsigned long long *keep_off, unsigned long long *tile_split,
+                    unsigned long long *split_off, gq_csum *part, Totals *t, unsigned int *ticket)
 {
   typedef cub::BlockScan<unsigned int, THREADS> Scan;
   typedef cub::BlockReduce<unsigned long long, THREADS> Reduce;
-  __shared__ typename Scan::TempStorage scan;
-  __shared__ typename Reduce::TempStorage reduce;
+  typedef cub::BlockScan<unsigned long long, THREADS> TileScan;
+  typedef cub::BlockReduce<unsigned int, THREADS> CountReduce;
+  __shared__ union {
+    typename Scan::TempStorage scan;
+    typename Reduce::TempStorage reduce;
+    typename TileScan::TempStorage tile_scan;
+    typename CountReduce::TempStorage count_reduce;
+  } tmp;
   __shared__ gq_csum sh[2][THREADS];
   const uint64_t base = blockIdx.x * TILE;
   unsigned int in_cut = 0;
@@ -247,7 +325,8 @@ __global__ void __launch_bounds__(THREADS)
         in_cut++;
     }
   unsigned int before = 0;
-  Scan(scan).ExclusiveSum(in_cut, before);
+  Scan(tmp.scan).ExclusiveSum(in_cut, before);
+  __syncthreads(); // tmp is reused below
   unsigned long long rank = (cut_off ? cut_off[blockIdx.x] : 0) + before;
   gq_csum v[2] = {gq_csum_zero(), gq_csum_zero()};
   unsigned long long counts = 0; // kept << 32 | split
@@ -272,7 +351,7 @@ __global__ void __launch_bounds__(THREADS)
     counts += act == KEEP ? 1ull << 32 : act == SPLIT ? 1ull : 0ull;
     action[r] = act;
   }
-  counts = Reduce(reduce).Sum(counts);
+  counts = Reduce(tmp.reduce).Sum(counts);
   block_merge(v, sh);
   if (threadIdx.x == 0) {
     tile_keep[blockIdx.x] = counts >> 32;
@@ -280,6 +359,9 @@ __global__ void __launch_bounds__(THREADS)
     part[2 * blockIdx.x] = v[0];
     part[2 * blockIdx.x + 1] = v[1];
   }
+  if (last_block(ticket))
+    offsets<TileScan, CountReduce>(action, held, tiles, part, tile_keep, keep_off, tile_split, split_off, t,
+                                   tmp.tile_scan, tmp.count_reduce, sh);
 }
 
 } // namespace store
