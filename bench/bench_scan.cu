@@ -270,10 +270,14 @@ int verify(State &s, int reps, unsigned long long max_n, const char *only, cudaS
 
 // The cumulative trapezoid of the built-in circle on [0, 1] (n intervals)
 // at shape Shp, launched as gq_cuda_cumulative launches its NVRTC kernel.
-using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>; // the NVRTC kernel's Map<0>: CUDA's sqrt
-template <class Shp, int FOLD, int WARP_STORE, int BULK = 0> void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
+// Map: the NVRTC kernel's Map<0> (CUDA's sqrt), or the fast set's (device_math.cuh's fast_sqrt, faithful
+// and branch-free), measured to see what the exact functions cost this kernel.
+using Circle = gq::PointMap<gq::exact::Integrand_CIRCLE>;
+using FastCircle = gq::PointMap<gq::fast::Integrand_CIRCLE>;
+template <class Shp, int FOLD, int WARP_STORE, int BULK = 0, class Map = Circle>
+void cumulative(State &s, double *out, unsigned long long n, cudaStream_t stream)
 {
-  GridItems<Circle> src{};
+  GridItems<Map> src{};
   src.a = 0.0;
   src.h = 1.0 / (double)n;
   src.b = 1.0;
@@ -290,7 +294,7 @@ template <class Shp, int FOLD, int WARP_STORE, int BULK = 0> void cumulative(Sta
   sink.bulk_store = BULK;
   auto p = problem<DoubleSum>(s, src, sink, n + 1, Shp::BLOCK * Shp::ITEMS);
   p.carry_out = nullptr;
-  lookback_kernel<DoubleSum, GridItems<Circle>, CumulativeSink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
+  lookback_kernel<DoubleSum, GridItems<Map>, CumulativeSink, Shp::BLOCK, Shp::ITEMS, Shp::MIN_BLOCKS>
       <<<(unsigned)p.tiles, Shp::BLOCK, 0, stream>>>(p);
   s.counted += p.tiles;
   CHECK(cudaGetLastError());
@@ -327,6 +331,9 @@ std::vector<CumulativeRun> cumulative_shapes()
       {"256x21, 3 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 21, 3>, 1, 1, 1>},
       {"256x19, 3 blocks, g_0/2 once per thread, bulk stores", cumulative<gq::Shape<256, 19, 3>, 1, 1, 1>},
       {"256x17, 4 blocks, g_0/2 once per thread, block stores", cumulative<gq::Shape<256, 17, 4>, 1, 0, 0>},
+      {"256x16, 4 blocks, warp stores, fast sqrt", cumulative<gq::Shape<256, 16, 4>, 1, 1, 0, FastCircle>},
+      {"256x19, 4 blocks, bulk stores, fast sqrt", cumulative<gq::Shape<256, 19, 4>, 1, 1, 1, FastCircle>},
+      {"256x16, 3 blocks, warp stores, fast sqrt", cumulative<gq::Shape<256, 16, 3>, 1, 1, 0, FastCircle>},
   };
 }
 
@@ -356,6 +363,11 @@ bool check_cumulative(State &s, const CumulativeRun &k, const double *lib, doubl
 bool library_cumulative(gq_context *ctx, unsigned long long n, double *out, double *ms)
 {
   CHECK(cudaMemset(out, 0xff, (n + 1) * 8)); // poisoned: an unwritten value compares as NaN
+  // cudaMemset is asynchronous and on the legacy stream, which does not order
+  // the context's own (non-blocking) stream: without this wait the poison
+  // (8 GB at 10^9 points) could still be writing while the library's kernel
+  // runs, and be timed with it.
+  CHECK(cudaDeviceSynchronize());
   if (gq_cumulative_integral(ctx, gq_integrand_builtin("circle"), 0.0, 1.0, n, GQ_RULE_TRAPEZOID, out, 1, ms) !=
       GQ_SUCCESS) {
     fprintf(stderr, "bench_scan: cumulative: %s\n", gq_last_error());
