@@ -177,7 +177,14 @@ def vectors(ctx, named):
         if len({v.n for v in vecs}) > 1:
             raise E.InputError(", ".join(f"{name} has {v.n}" for (name, _), v in zip(named, vecs))
                                + " elements: the lengths differ", E.EINVAL)
-        with _on_stream(ctx, [v.stream for v in vecs if v.stream is not None]):
+        streams = [v.stream for v in vecs if v.stream is not None]
+        if streams and getattr(ctx, "_stream", None) is not None:
+            # A stream the caller gave the context (Context.set_stream) is
+            # kept, and the inputs' streams are waited for first: a PyTorch
+            # tensor's stream is only PyTorch's current one, a guess, and the
+            # tensor may have been written on the context's stream instead.
+            streams = [ctx._stream] + streams
+        with _on_stream(ctx, streams):
             yield vecs
     finally:
         for d in owned:
