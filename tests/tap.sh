@@ -15,7 +15,15 @@ not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $t
 check() {
   desc=$1
   shift
-  if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+  if "$@"; then ok "$desc"; else
+    not_ok "$desc"
+    # what the last `run` left, as diagnostics (a failure in CI says why)
+    if [ -n "${rc+x}" ]; then
+      echo "# the last command run: exit $rc"
+      [ -n "${err:-}" ] && printf '%s\n' "$err" | head -n 5 | sed 's/^/#   /'
+    fi
+  fi
+  return 0
 }
 run() {
   "$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
