@@ -108,10 +108,9 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
     using Rows = decltype(rows);
     const unsigned long long points = p->last - p->first + 1;
     const bool small = gq::grid_small<Rows>(points);
-    const int block = small ? Rows::GridSmall::BLOCK : Rows::Grid::BLOCK;
-    const unsigned long long tile =
-        small ? (unsigned long long)block * Rows::GridSmall::ITEMS : (unsigned long long)block * Rows::Grid::ITEMS;
-    const unsigned long long tiles = (points + tile - 1) / tile;
+    const int block = small ? Rows::GridSmall::BLOCK : Rows::Grid::BLOCK,
+              items = small ? Rows::GridSmall::ITEMS : Rows::Grid::ITEMS;
+    const unsigned long long tiles = (points + (unsigned long long)block * items - 1) / ((unsigned long long)block * items);
     if (tiles > (unsigned long long)st->sms)
       return GQ_SUCCESS; // a large problem: its own launch, in turn
     std::string src, want[1];

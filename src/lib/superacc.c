@@ -11,8 +11,12 @@
 
 enum { DIGITS = GQ_SUPERACC_WORDS };
 
+typedef struct {
+  int lo, hi; /* the digits that may be nonzero */
+} span;
+
 /* The value as a sign and a magnitude in 32-bit digits (least first), the
- * digits outside [span->lo, span->hi] zero.  Returns -1, 0 or 1.
+ * digits outside [sp->lo, sp->hi] zero.  Returns -1, 0 or 1.
  *
  * Only the accumulator's nonzero words are walked (a double's sum fills a
  * few of the 136): their carries are moved up within them and two words
@@ -21,10 +25,6 @@ enum { DIGITS = GQ_SUPERACC_WORDS };
  * value added when the walk reaches it).  A negative value's magnitude is
  * then -H 2^(32 k) - L: L's two's complement over its digits and -H - 1
  * above them. */
-typedef struct {
-  int lo, hi; /* the digits that may be nonzero */
-} span;
-
 static int magnitude(const gq_superacc *a, uint64_t digit[DIGITS], span *sp)
 {
   int k0 = 0, k1 = DIGITS - 1;
