@@ -7,12 +7,22 @@
 #ifndef GQ_SWEEP_GRID_ITEMS
 #define GQ_SWEEP_GRID_ITEMS 16
 #endif
+#ifndef GQ_SWEEP_ROT_MIN_BLOCKS
+#define GQ_SWEEP_ROT_MIN_BLOCKS 3
+#endif
+#ifndef GQ_SWEEP_ROT_BLOCK
+#define GQ_SWEEP_ROT_BLOCK 512
+#endif
+#ifndef GQ_SWEEP_ROT_ITEMS
+#define GQ_SWEEP_ROT_ITEMS 32
+#endif
 #ifndef GQ_SWEEP_STATS_MIN_BLOCKS
 #define GQ_SWEEP_STATS_MIN_BLOCKS 2
 #endif
 struct RowsSm90 {
   using Grid = Shape<GQ_SWEEP_GRID_BLOCK, GQ_SWEEP_GRID_ITEMS>;
   using GridSmall = Shape<128, 8, 8>;
+  using GridRot = Shape<GQ_SWEEP_ROT_BLOCK, GQ_SWEEP_ROT_ITEMS, GQ_SWEEP_ROT_MIN_BLOCKS>;
 #ifdef GQ_SWEEP_ARRAY_BLOCK // every array row
   using Sum = Shape<GQ_SWEEP_ARRAY_BLOCK, GQ_SWEEP_ARRAY_ITEMS>;
   using Dot = Sum;

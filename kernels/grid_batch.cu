@@ -54,12 +54,11 @@ struct DeviceBuffers {
 };
 
 // The name of the batch kernel of Shape.
-template <class Shape> std::string batch_kernel_name(int min_blocks, int precision)
+template <class Shape> std::string batch_kernel_name(int min_blocks, const std::string &source)
 {
   char name[320];
-  snprintf(name, sizeof name,
-           "&gq::batch_grid_kernel<%d, %d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, gq::GridSource<%s> >", Shape::BLOCK,
-           Shape::ITEMS, min_blocks, gq::GRID_KEYS, Shape::ITEMS, precision == GQ_PRECISION_FLOAT ? "float" : "double");
+  snprintf(name, sizeof name, "&gq::batch_grid_kernel<%d, %d, %d, gq_jit::Map<1>, gq::TileCsum<%d, %d>, %s >",
+           Shape::BLOCK, Shape::ITEMS, min_blocks, gq::GRID_KEYS, Shape::ITEMS, source.c_str());
   return name;
 }
 
@@ -75,8 +74,11 @@ int batch_module(int cc_major, const gq_integrand *f, int precision, bool small,
   return gq::with_rows(cc_major, [&](auto rows) {
     using Rows = decltype(rows);
     using S = typename Rows::GridSmall;
-    want[0] = small ? batch_kernel_name<S>(S::MIN_BLOCKS, precision)
-                    : batch_kernel_name<typename Rows::Grid>(BATCH_MIN_BLOCKS, precision);
+    const std::string source = gq::jit_grid_source(f, precision); // the single launch's (jit.cu)
+    using R = typename Rows::GridRot; // the rotating grid's own registers (policy.cuh)
+    want[0] = small                                    ? batch_kernel_name<S>(S::MIN_BLOCKS, source)
+              : gq::jit_grid_rotates(f, precision) ? batch_kernel_name<R>(R::MIN_BLOCKS, source)
+                                                   : batch_kernel_name<typename Rows::Grid>(BATCH_MIN_BLOCKS, source);
     return GQ_SUCCESS;
   });
 }
@@ -108,8 +110,10 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
     using Rows = decltype(rows);
     const unsigned long long points = p->last - p->first + 1;
     const bool small = gq::grid_small<Rows>(points);
-    const int block = small ? Rows::GridSmall::BLOCK : Rows::Grid::BLOCK,
-              items = small ? Rows::GridSmall::ITEMS : Rows::Grid::ITEMS;
+    // the single launch's shape (jit.cu): small, rotating or the grid's
+    const bool rot = gq::jit_grid_rotates(p->f, p->precision);
+    const int block = small ? Rows::GridSmall::BLOCK : rot ? Rows::GridRot::BLOCK : Rows::Grid::BLOCK,
+              items = small ? Rows::GridSmall::ITEMS : rot ? Rows::GridRot::ITEMS : Rows::Grid::ITEMS;
     const unsigned long long tiles = (points + (unsigned long long)block * items - 1) / ((unsigned long long)block * items);
     if (tiles > (unsigned long long)st->sms)
       return GQ_SUCCESS; // a large problem: its own launch, in turn
@@ -119,7 +123,8 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
       return status;
     gq_jit_module *m = nullptr;
     status = gq::jit_load(st, std::string(gq_integrand_jit_key(p->f)) + "|batch|" +
-                                  (p->precision == GQ_PRECISION_FLOAT ? "float" : "double") + (small ? "|small" : ""),
+                                  (p->precision == GQ_PRECISION_FLOAT ? "float" : "double") + (small ? "|small" : "") +
+                                  (rot ? "|rot" : ""),
                           src, want, 1, &m, info);
     if (status != GQ_SUCCESS)
       return status;

@@ -65,21 +65,27 @@ int nvrtc_status(nvrtcResult r, const char *what)
 
 // The grid kernels of the module: the sum (fast or exact functions; the
 // fast one in both shapes), and the scan, for the device's policy row.
-void grid_kernel_names(int cc_major, int precision, std::string want[GRID_KERNELS])
+// The fast sums' source is jit_grid_source's (the rotating grid where the
+// expression has sines or cosines to rotate); the rerun and the scan take
+// the plain grid.
+void grid_kernel_names(int cc_major, const gq_integrand *f, int precision, std::string want[GRID_KERNELS])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
     using S = typename decltype(rows)::GridSmall;
     const char *real = precision == GQ_PRECISION_FLOAT ? "float" : "double";
+    using R = typename decltype(rows)::GridRot;
+    const std::string fast_source = gq::jit_grid_source(f, precision);
+    const bool rot = gq::jit_grid_rotates(f, precision);
     char buf[320];
-    for (int fast = 0; fast <= 1; fast++) {
-      snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, G::ITEMS);
-      want[fast ? FAST : EXACT] =
-          gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, fast, buf, std::string("gq::GridSource<") + real + ">", "gq::Atomic");
-    }
+    snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, rot ? R::ITEMS : G::ITEMS);
+    want[FAST] = rot ? gq::jit_kernel_name(R::BLOCK, R::ITEMS, R::MIN_BLOCKS, 1, buf, fast_source, "gq::Atomic")
+                     : gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 1, buf, fast_source, "gq::Atomic");
+    snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, G::ITEMS);
+    want[EXACT] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, buf, std::string("gq::GridSource<") + real + ">",
+                                      "gq::Atomic");
     snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, S::ITEMS);
-    want[FAST_SMALL] =
-        gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 1, buf, std::string("gq::GridSource<") + real + ">", "gq::Atomic");
+    want[FAST_SMALL] = gq::jit_kernel_name(S::BLOCK, S::ITEMS, 1, 1, buf, fast_source, "gq::Atomic");
     want[SCAN] = gq::jit_kernel_name(G::BLOCK, G::ITEMS, 1, 0, "gq::NonfiniteThread",
                                      std::string("gq::GridSource<") + real + ">", "gq::LastBlock");
     return 0;
@@ -100,7 +106,36 @@ void exact_grid_kernel_names(int cc_major, int precision, std::string want[2])
   });
 }
 
+// The expression of f as the module compiles it, and whether its
+// parameters are symbolic (read from gq_params).
+const gq_expr *module_expr(const gq_integrand *f, int *symbolic)
+{
+  *symbolic = f->gpu_g != nullptr;
+  return f->gpu_g ? f->gpu_g : f->g;
+}
+
 } // namespace
+
+// GPUQUAD_GRID_ROTATION=0 in the environment turns the rotation off (for
+// benchmarks and tests that compare both paths).
+bool gq::jit_grid_rotates(const gq_integrand *f, int precision)
+{
+  if (precision == GQ_PRECISION_FLOAT)
+    return false;
+  const char *env = getenv("GPUQUAD_GRID_ROTATION");
+  if (env && strcmp(env, "0") == 0)
+    return false;
+  int symbolic = 0;
+  const gq_expr *e = module_expr(f, &symbolic);
+  return gq_expr_trig_count(e, symbolic) > 0;
+}
+
+std::string gq::jit_grid_source(const gq_integrand *f, int precision)
+{
+  if (jit_grid_rotates(f, precision))
+    return "gq::GridRotSource<gq_jit::fast::Trig>";
+  return std::string("gq::GridSource<") + (precision == GQ_PRECISION_FLOAT ? "float" : "double") + ">";
+}
 
 // The one module source of (expression, precision): g twice, in
 // gq_jit::fast (device_math's fast sqrt) and gq_jit::exact (CUDA's), the
@@ -115,6 +150,16 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
                               : gq_expr_emit_cuda(f->g, "g", use_float, &g);
   if (status != GQ_SUCCESS)
     return gq_fail(status, "cannot generate CUDA source for the expression");
+  // the rotation's functions (engine/grid_rot_source.cuh), in double only
+  char *trig = nullptr;
+  if (!use_float) {
+    int symbolic = 0;
+    const gq_expr *e = module_expr(f, &symbolic);
+    if (gq_expr_emit_cuda_trig(e, symbolic, &trig) != GQ_SUCCESS) {
+      free(g);
+      return gq_fail(GQ_ENOMEM, "cannot generate CUDA source for the expression");
+    }
+  }
   const std::string real = use_float ? "float" : "double";
   // The parameters' values of the problem at hand (jit_load_integrand).
   // A batch module's are each block's problem's, in shared memory
@@ -131,12 +176,12 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
                      "#include \"product_source.cuh\"\n"
                      "#include \"tile_accumulators.cuh\"\n"
                      "#include \"device_math.cuh\"\n") +
-         params +
+         (trig ? "#include \"grid_rot_source.cuh\"\n" : "") + params +
          "namespace gq_jit {\n"
          "namespace fast {\n"
          "__device__ __forceinline__ double sqrt(double v) { return gq::fast_sqrt(v); }\n"
          "__device__ __forceinline__ float sqrt(float v) { return ::sqrtf(v); }\n" +
-         g + "}\nnamespace exact {\n" + g + "}\n" +
+         g + (trig ? trig : "") + "}\nnamespace exact {\n" + g + "}\n" +
          "template <int FAST> struct Map {\n"
          "  __device__ __forceinline__ " + real + " operator()(const " + real + " *x) const {\n"
          "    return FAST ? fast::g(x) : exact::g(x);\n"
@@ -149,6 +194,7 @@ int gq::jit_module_source(const gq_integrand *f, int precision, std::string *src
          "};\n"
          "}\n";
   free(g);
+  free(trig);
   return GQ_SUCCESS;
 }
 
@@ -353,8 +399,9 @@ namespace {
 // exact kernels).
 int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
 {
+  // "|rot": the fast sums rotate (their kernels' names differ)
   const std::string kind = std::string(p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double") +
-                           (p->deterministic ? "|exact" : "");
+                           (p->deterministic ? "|exact" : gq::jit_grid_rotates(p->f, p->precision) ? "|rot" : "");
   std::string src, want[GRID_KERNELS];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
@@ -363,7 +410,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
     exact_grid_kernel_names(st->cc_major, p->precision, want);
     return gq::jit_load_integrand(st, p->f, kind.c_str(), GQ_JIT_EXACT_PREFIX + src, want, 2, out, info);
   }
-  grid_kernel_names(st->cc_major, p->precision, want);
+  grid_kernel_names(st->cc_major, p->f, p->precision, want);
   return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, GRID_KERNELS, out, info);
 }
 
@@ -383,8 +430,11 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
     using S = typename Rows::GridSmall;
     if (p->deterministic)
       return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, &info->ms);
+    using R = typename Rows::GridRot;
     const bool small = gq::grid_small<Rows>(p->last - p->first + 1);
+    const bool rot = gq::jit_grid_rotates(p->f, p->precision); // the FAST kernel's shape (grid_kernel_names)
     int s = small ? gq::grid_sum_launch(st, (const void *)m->kernels[FAST_SMALL], S::BLOCK, S::ITEMS, p, sums, &info->ms)
+            : rot ? gq::grid_sum_launch(st, (const void *)m->kernels[FAST], R::BLOCK, R::ITEMS, p, sums, &info->ms)
                   : gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
     if (s != GQ_SUCCESS || gq::sums_finite(sums))
       return s;
@@ -426,7 +476,7 @@ extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc,
 {
   std::string src, cubin, names[GRID_KERNELS], want[GRID_KERNELS];
   int status = gq::jit_module_source(f, precision, &src);
-  grid_kernel_names(cc / 10, precision, want);
+  grid_kernel_names(cc / 10, f, precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, GRID_KERNELS, &cubin, names);
   *cubin_size = cubin.size();

@@ -17,6 +17,13 @@ int main(void)
     "sinh(x) + cosh(x) + tanh(x) + asinh(x) + acosh(x + 1) + atanh(x / 2)",
     "floor(x * 10) + ceil(x * 10) + (x >= 0.25) + (x != 0.3) + tan(x) + asin(x) + acos(x)",
     "7",
+    /* sines and cosines the fast grid sums rotate (grid_rot_source.cuh):
+     * shared arguments, both functions of one, a product, a quotient, a
+     * negation, more distinct arguments than the table holds, and others
+     * that are not affine beside them */
+    "sin(3*x)*cos(3*x) + cos(-x/2 + 1) + sin(2*(x + 1)) - sin(x^2)",
+    "sin(x)*sin(2*x)*sin(3*x)*sin(4*x)*sin(5*x) + cos(pi*x)",
+    "if(x < 0.5, sin(x) / x, cos(sqrt(2)*x - 3)) + sin(exp(x))",
   };
   const int ccs[] = {80, 90};
   for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {

@@ -52,6 +52,20 @@ __device__ __forceinline__ auto advance(const Source &, typename Source::Cursor 
   return c;
 }
 
+// Whether a source takes its tiles itself (OWN_TILES, with
+// tile<BLOCK, ITEMS, CLASSIFY>(cursor, map, th), which adds a whole tile's
+// values and closes it, and partial<BLOCK, ITEMS, CLASSIFY>(cursor, left,
+// map, th), which adds the partial tile's first `left` items (thread t its
+// items k with k BLOCK + t < left), each closed on its own as below): the
+// rotating grid (grid_rot_source.cuh), whose items share work a tile at a
+// time.
+template <class S, class = void> struct OwnTiles {
+  static constexpr bool value = false;
+};
+template <class S> struct OwnTiles<S, decltype(void(S::OWN_TILES))> {
+  static constexpr bool value = S::OWN_TILES;
+};
+
 // The loop of block `block` of `blocks` over the source: a launch's own
 // blocks (agent, below), or one problem's share of a packed launch
 // (batch_kernel.cuh), which then walks its tiles exactly as that problem's
@@ -70,16 +84,23 @@ __device__ __forceinline__ void agent_of(const Source &src, const Map &map, Thre
   typename Source::Cursor c = src.cursor(base + threadIdx.x);
   const typename Source::Cursor c_step = src.stride(step);
   for (; base + TILE <= whole; base += step, c = advance(src, c, c_step)) {
-    typename Source::Item it[ITEMS];
+    if constexpr (OwnTiles<Source>::value) {
+      src.template tile<BLOCK, ITEMS, CLASSIFY>(c, map, th);
+    } else {
+      typename Source::Item it[ITEMS];
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      it[k] = src.load(c, k * BLOCK);
+      for (int k = 0; k < ITEMS; k++)
+        it[k] = src.load(c, k * BLOCK);
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      src.template feed<CLASSIFY>(it[k], c, k * BLOCK, map, th, k * W, W);
-    th.template close<ITEMS * W>();
+      for (int k = 0; k < ITEMS; k++)
+        src.template feed<CLASSIFY>(it[k], c, k * BLOCK, map, th, k * W, W);
+      th.template close<ITEMS * W>();
+    }
   }
-  if (base < items) { // the one partial tile, taken by one block
+  if constexpr (OwnTiles<Source>::value) {
+    if (base < items)
+      src.template partial<BLOCK, ITEMS, CLASSIFY>(c, items - base, map, th);
+  } else if (base < items) { // the one partial tile, taken by one block
     // All loads first, then the adds: loaded and added item by item, each
     // item would wait for its own round trip (a small reduction is nothing
     // but this tile).

@@ -39,6 +39,7 @@ __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) batch_grid_kernel(const Bat
   Source src = p.src;
   src.a = p.ah[2ull * problem];
   src.h = p.ah[2ull * problem + 1];
+  source_begin<BLOCK, ITEMS>(src); // after the parameters: a source's tables may read them
   const Map map{};
   Thread th;
   agent_of<BLOCK, ITEMS, false>(src, map, th, block, p.per_problem);

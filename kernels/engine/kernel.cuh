@@ -36,14 +36,15 @@ __device__ __forceinline__ void thread_begin(Thread &, const Source &, const Map
 }
 
 // What a source prepares before the tile loop, with the whole block (the
-// product grid copies its axis tables into shared memory); nothing for the
-// others.  Found by argument lookup beside the source.
-template <int BLOCK, class Source> __device__ __forceinline__ void source_begin(const Source &) {}
+// product grid copies its axis tables into shared memory, the rotating grid
+// computes its table of sines and cosines); nothing for the others.  Found
+// by argument lookup beside the source.
+template <int BLOCK, int ITEMS, class Source> __device__ __forceinline__ void source_begin(const Source &) {}
 
 template <int BLOCK, int ITEMS, int MIN_BLOCKS, bool CLASSIFY, class Map, class Thread, class Source, class Level>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) reduce_kernel(const Problem<Source, Level> p)
 {
-  source_begin<BLOCK>(p.src);
+  source_begin<BLOCK, ITEMS>(p.src);
   const Map map{};
   Thread th;
   thread_begin<CLASSIFY>(th, p.src, map);

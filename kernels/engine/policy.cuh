@@ -39,6 +39,16 @@ struct RowsSm90 {
   // the packed kernel's __launch_bounds__; a single launch of at most 8
   // blocks keeps 1.
   using GridSmall = Shape<128, 8, 8>;
+  // The shape of the fast sums when an expression's sines and cosines
+  // rotate (grid_rot_source.cuh), single and packed alike.  Its items go in
+  // groups of 4 (40 registers, 16 bytes spilled at 3 blocks an SM), so a
+  // thread can take more of them: one sincos a term per thread and tile
+  // serves them all, and a packed problem of 10^5 points is 7 blocks
+  // instead of 13, each paying its parameters, table and tree once.
+  // H200, sin(k x)/(1+x), 10^9 points, single / 10,000 packed (2026-11-25,
+  // BENCHMARKS.md): 512x16 at 1, 2, 3 blocks an SM 1.75 / 2.38, 1.75 /
+  // 2.38, 1.72 / 2.11 ms.
+  using GridRot = Shape<512, 32, 3>;
 
   // Memory-bound array reductions (sum, dot, rms, stats over device arrays):
   // what matters is bytes in flight per SM (ITEMS 16-byte vector loads per

@@ -236,7 +236,7 @@ advance(const ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN> &src,
 
 // Before the tile loop (kernel.cuh): the block copies the tables, which lie
 // one after another in global memory, into shared memory.
-template <int B, class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN>
+template <int B, int ITEMS, class Real, int D, unsigned PANELS, int BLOCK, bool SHARED, int RUN>
 __device__ __forceinline__ void source_begin(const ProductSource<Real, D, PANELS, BLOCK, SHARED, RUN> &src)
 {
   if constexpr (SHARED) {

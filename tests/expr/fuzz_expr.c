@@ -50,12 +50,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gq_expr_to_string(e, &s) == GQ_SUCCESS) free(s);
     if (gq_expr_emit_cuda(e, "f", 0, &s) == GQ_SUCCESS) free(s);
     if (gq_expr_emit_cuda(e, "g", 1, &s) == GQ_SUCCESS) free(s);
+    if (gq_expr_emit_cuda_trig(e, 0, &s) == GQ_SUCCESS) free(s);
     gq_expr_free(e);
   }
   /* the parameters as run-time values (issue 23): the GPU's form */
   if (gq_expr_parse_symbolic(text, &params, 3, &e, NULL) == GQ_SUCCESS) {
     if (gq_expr_emit_cuda_params(e, "f", 0, &s) == GQ_SUCCESS) free(s);
     if (gq_expr_emit_cuda_params(e, "g", 1, &s) == GQ_SUCCESS) free(s);
+    if (gq_expr_emit_cuda_trig(e, 1, &s) == GQ_SUCCESS) free(s);
     if (gq_expr_to_string(e, &s) == GQ_SUCCESS) free(s);
     gq_expr_free(e);
   }

@@ -24,11 +24,14 @@ typedef struct {
   int ntemps;
   int indent;
   int param_base; /* variables from here on are parameters: gq_params[] */
+  const gq_trig_terms *trig; /* non-NULL: sin and cos of term j read sc[] */
 } emitter;
 
-/* A value: a temporary, an input x[i], or a constant. */
+/* A value: a temporary, an input x[i], a constant, or sc[i] (a rotated
+ * sine or cosine: emit_trig). */
+enum { ARG_SC = GQ_ARG_CONST + 1 };
 typedef struct {
-  int kind;  /* GQ_ARG_REG (temporary), GQ_ARG_VAR, GQ_ARG_CONST */
+  int kind;  /* GQ_ARG_REG (temporary), GQ_ARG_VAR, GQ_ARG_CONST, ARG_SC */
   int index;
   double k;
 } value;
@@ -82,6 +85,8 @@ static void put_value(emitter *m, value v)
 {
   if (v.kind == GQ_ARG_REG)
     gq_sb_printf(&m->sb, "t%d", v.index);
+  else if (v.kind == ARG_SC)
+    gq_sb_printf(&m->sb, "sc[%d]", v.index);
   else if (v.kind == GQ_ARG_VAR && v.index >= m->param_base)
     gq_sb_printf(&m->sb, m->use_float ? "((float)gq_params[%d])" : "gq_params[%d]", v.index - m->param_base);
   else if (v.kind == GQ_ARG_VAR)
@@ -152,6 +157,17 @@ static value emit_powi(emitter *m, value base, int k)
 
 static value emit_node(emitter *m, int i);
 
+static value emit_neg(emitter *m, value a)
+{
+  value t;
+  if (fold(a, a, GQ_OP_NEG, &t)) return t;
+  t = begin_temp(m);
+  gq_sb_puts(&m->sb, "-");
+  put_value(m, a);
+  gq_sb_puts(&m->sb, ";\n");
+  return t;
+}
+
 /* if(c, a, b): a mutable temporary assigned in each branch. */
 static value emit_if(emitter *m, const gq_node *n)
 {
@@ -185,6 +201,8 @@ static value emit_node(emitter *m, int i)
   value v = {GQ_ARG_CONST, 0, n->cval}, a, b, t;
   int k;
   if (n->is_const) return v;
+  if (m->trig && (n->op == GQ_OP_SIN || n->op == GQ_OP_COS) && (k = gq_expr_trig_term_of(m->e, m->trig, i)) >= 0)
+    return (value){ARG_SC, 2 * k + (n->op == GQ_OP_COS), 0.0};
   switch (n->op) {
   case GQ_OP_VAR:
     v.kind = GQ_ARG_VAR;
@@ -196,13 +214,7 @@ static value emit_node(emitter *m, int i)
                                                            : n->kid[2]);
     return emit_if(m, n);
   case GQ_OP_NEG:
-    a = emit_node(m, n->kid[0]);
-    if (fold(a, a, n->op, &t)) return t;
-    t = begin_temp(m);
-    gq_sb_puts(&m->sb, "-");
-    put_value(m, a);
-    gq_sb_puts(&m->sb, ";\n");
-    return t;
+    return emit_neg(m, emit_node(m, n->kid[0]));
   default:
     break;
   }
@@ -285,6 +297,97 @@ int gq_expr_emit_cuda_params(const gq_expr *e, const char *fname, int use_float,
     return GQ_EINVAL;
   }
   return emit(e, fname, use_float, e->param_base, out_src);
+}
+
+/* The coefficient of x in the affine subtree i (trig.c's cases), computed
+ * from x-free values only: d(a b)/dx with a free of x is a * db/dx, and so
+ * on.  Constants fold as everywhere else. */
+static value emit_slope(emitter *m, int i)
+{
+  const gq_node *n = &m->e->nodes[i];
+  const value zero = {GQ_ARG_CONST, 0, 0.0}, one = {GQ_ARG_CONST, 0, 1.0};
+  if (!gq_expr_trig_reads_x(m->e, i, m->param_base)) return zero;
+  switch (n->op) {
+  case GQ_OP_VAR:
+    return one;
+  case GQ_OP_NEG:
+    return emit_neg(m, emit_slope(m, n->kid[0]));
+  case GQ_OP_ADD:
+  case GQ_OP_SUB: {
+    const value a = emit_slope(m, n->kid[0]);
+    return emit_binary(m, n->op, a, emit_slope(m, n->kid[1]));
+  }
+  case GQ_OP_MUL:
+    if (!gq_expr_trig_reads_x(m->e, n->kid[0], m->param_base)) {
+      const value a = emit_node(m, n->kid[0]);
+      return emit_binary(m, GQ_OP_MUL, a, emit_slope(m, n->kid[1]));
+    } else {
+      const value a = emit_slope(m, n->kid[0]);
+      return emit_binary(m, GQ_OP_MUL, a, emit_node(m, n->kid[1]));
+    }
+  default: { /* GQ_OP_DIV: trig.c admits no other operation */
+    const value a = emit_slope(m, n->kid[0]);
+    return emit_binary(m, GQ_OP_DIV, a, emit_node(m, n->kid[1]));
+  }
+  }
+}
+
+static int trig_param_base(const gq_expr *e, int symbolic)
+{
+  return symbolic ? e->param_base : GQ_EXPR_MAX_DIMS + GQ_EXPR_MAX_PARAMS;
+}
+
+int gq_expr_trig_count(const gq_expr *e, int symbolic)
+{
+  gq_trig_terms t;
+  if (!e || (symbolic && e->nparams == 0)) return 0;
+  return gq_expr_trig_find(e, trig_param_base(e, symbolic), &t);
+}
+
+int gq_expr_emit_cuda_trig(const gq_expr *e, int symbolic, char **out_src)
+{
+  emitter m;
+  gq_trig_terms t;
+  unsigned sin_mask = 0, cos_mask = 0;
+  value r;
+  if (!out_src) return GQ_EINVAL;
+  *out_src = NULL;
+  if (gq_expr_trig_count(e, symbolic) == 0) return GQ_SUCCESS;
+  memset(&m, 0, sizeof m);
+  m.e = e;
+  m.param_base = trig_param_base(e, symbolic);
+  gq_expr_trig_find(e, m.param_base, &t);
+  for (int j = 0; j < t.count; j++) {
+    if (t.uses[j] & 1u) sin_mask |= 1u << j;
+    if (t.uses[j] & 2u) cos_mask |= 1u << j;
+  }
+  m.indent = 2;
+  gq_sb_printf(&m.sb, "struct Trig {\n  static constexpr int TERMS = %d;\n"
+               "  static constexpr unsigned SIN = %uu, COS = %uu;\n", t.count, sin_mask, cos_mask);
+  gq_sb_puts(&m.sb, "  static __device__ __forceinline__ void args(const double *x, double *theta)\n  {\n");
+  for (int j = 0; j < t.count; j++) {
+    r = emit_node(&m, t.arg[j]);
+    put_indent(&m);
+    gq_sb_printf(&m.sb, "theta[%d] = ", j);
+    put_value(&m, r);
+    gq_sb_puts(&m.sb, ";\n");
+  }
+  gq_sb_puts(&m.sb, "  }\n  static __device__ __forceinline__ void slopes(double *alpha)\n  {\n");
+  for (int j = 0; j < t.count; j++) {
+    r = emit_slope(&m, t.arg[j]);
+    put_indent(&m);
+    gq_sb_printf(&m.sb, "alpha[%d] = ", j);
+    put_value(&m, r);
+    gq_sb_puts(&m.sb, ";\n");
+  }
+  gq_sb_puts(&m.sb, "  }\n  static __device__ __forceinline__ double g(const double *x, const double *sc)\n  {\n"
+                    "    (void)x;\n    (void)sc;\n");
+  m.trig = &t;
+  r = emit_node(&m, e->root);
+  gq_sb_puts(&m.sb, "    return ");
+  put_value(&m, r);
+  gq_sb_puts(&m.sb, ";\n  }\n};\n");
+  return gq_sb_finish(&m.sb, out_src);
 }
 
 int gq_expr_param_values(const gq_expr *e, const double **values)

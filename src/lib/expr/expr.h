@@ -167,6 +167,21 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
  * by the caller (rounded to float once under use_float). */
 int gq_expr_emit_cuda_params(const gq_expr *e, const char *fname, int use_float, char **out_src);
 
+/* For a one-variable expression in double: the struct
+ *   struct Trig { TERMS, SIN, COS; args(x, theta); slopes(alpha); g(x, sc) }
+ * that kernels/engine/grid_rot_source.cuh describes, for the sines and
+ * cosines of x whose argument is affine in x (at most GQ_EXPR_MAX_TRIG
+ * distinct arguments; trig.c): args computes each argument at x, slopes its
+ * coefficient of x, and g the expression with sin and cos of argument j read
+ * from sc[2j] and sc[2j + 1].  symbolic: e was parsed with symbolic
+ * parameters, read from gq_params as gq_expr_emit_cuda_params does.
+ * *out_src NULL (and GQ_SUCCESS) when there is no such term; otherwise the
+ * caller frees it.  gq_expr_trig_count says how many terms without writing
+ * any source. */
+#define GQ_EXPR_MAX_TRIG 4
+int gq_expr_emit_cuda_trig(const gq_expr *e, int symbolic, char **out_src);
+int gq_expr_trig_count(const gq_expr *e, int symbolic);
+
 /* The values of e's symbolic parameters at parse time, in the order of
  * their definitions: the count (0 for an expression without), *values set. */
 int gq_expr_param_values(const gq_expr *e, const double **values);
