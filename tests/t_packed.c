@@ -126,11 +126,23 @@ int main(int argc, char **argv)
    * one more tile does not (the single launch's grid could then differ) */
   const int sms = gq_context_threads(ctx);
   if (gpu) {
-    const uint64_t tile = 512 * 16, largest = (uint64_t)sms * tile + 1; /* n - 1 interior points */
-    tap_ok(packed_against_single(ctx, F, GQ_RULE_TRAPEZOID, GQ_PRECISION_DOUBLE, largest, 3, 0, NAN),
-           "  ...%d tiles (as many as multiprocessors) packed", sms);
-    tap_ok(!packed_against_single(ctx, F, GQ_RULE_TRAPEZOID, GQ_PRECISION_DOUBLE, largest + 4, 3, 0, NAN),
-           "  ...%d tiles left to run alone", sms + 1);
+    /* the tiles of policy.cuh's Grid (512 x 16), and of GridRot (512 x 32)
+     * where the expression's sines rotate (grid_rot_source.cuh: double only) */
+    const struct {
+      const char *f;
+      gq_precision p;
+      uint64_t tile;
+    } shapes[] = {{"exp(-k*x)/(c+x)", GQ_PRECISION_DOUBLE, 512 * 16},
+                  {F, GQ_PRECISION_FLOAT, 512 * 16},
+                  {F, GQ_PRECISION_DOUBLE, 512 * 32}};
+    for (int i = 0; i < 3; i++) {
+      const uint64_t largest = (uint64_t)sms * shapes[i].tile + 1; /* n - 1 interior points */
+      tap_ok(packed_against_single(ctx, shapes[i].f, GQ_RULE_TRAPEZOID, shapes[i].p, largest, 3, 0, NAN),
+             "  ...%s %s: %d tiles (as many as multiprocessors) packed", shapes[i].f,
+             shapes[i].p ? "float" : "double", sms);
+      tap_ok(!packed_against_single(ctx, shapes[i].f, GQ_RULE_TRAPEZOID, shapes[i].p, largest + 4, 3, 0, NAN),
+             "  ...%s %s: %d tiles left to run alone", shapes[i].f, shapes[i].p ? "float" : "double", sms + 1);
+    }
   }
   /* many tiny problems: more blocks than one chunk's grid dimension could name in y */
   packed_against_single(ctx, "exp(-k*x*x/1000)+c", GQ_RULE_SIMPSON, GQ_PRECISION_DOUBLE, 100, 70000, 0, NAN);

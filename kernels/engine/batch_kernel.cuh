@@ -34,11 +34,13 @@ __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) batch_grid_kernel(const Bat
 {
   const unsigned problem = blockIdx.x / p.per_problem;
   const unsigned block = blockIdx.x - problem * p.per_problem;
-  Map::load(p.params + (unsigned long long)problem * p.nparams, p.nparams);
-  __syncthreads();
+  // the limits' loads first, so that they are in flight with the
+  // parameters' (a tiny problem's block is mostly such latencies)
   Source src = p.src;
   src.a = p.ah[2ull * problem];
   src.h = p.ah[2ull * problem + 1];
+  Map::load(p.params + (unsigned long long)problem * p.nparams, p.nparams);
+  __syncthreads();
   source_begin<BLOCK, ITEMS>(src); // after the parameters: a source's tables may read them
   const Map map{};
   Thread th;
