@@ -24,6 +24,7 @@ int main(void)
     "sin(3*x)*cos(3*x) + cos(-x/2 + 1) + sin(2*(x + 1)) - sin(x^2)",
     "sin(x)*sin(2*x)*sin(3*x)*sin(4*x)*sin(5*x) + cos(pi*x)",
     "if(x < 0.5, sin(x) / x, cos(sqrt(2)*x - 3)) + sin(exp(x))",
+    "exp(-x)*sin(5*x) + exp(3*x - 2)/(1 + x*x)",
   };
   const int ccs[] = {80, 90};
   for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {

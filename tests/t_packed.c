@@ -132,7 +132,7 @@ int main(int argc, char **argv)
       const char *f;
       gq_precision p;
       uint64_t tile;
-    } shapes[] = {{"exp(-k*x)/(c+x)", GQ_PRECISION_DOUBLE, 512 * 16},
+    } shapes[] = {{"k/(c + x*x)", GQ_PRECISION_DOUBLE, 512 * 16},
                   {F, GQ_PRECISION_FLOAT, 512 * 16},
                   {F, GQ_PRECISION_DOUBLE, 512 * 32}};
     for (int i = 0; i < 3; i++) {

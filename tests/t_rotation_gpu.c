@@ -1,5 +1,5 @@
-/* t_rotation_gpu.c — the fast grid sums' rotation of sines and cosines
- * (kernels/engine/grid_rot_source.cuh) on the GPU.  Each case runs with the
+/* t_rotation_gpu.c — the fast grid sums' rotation of sines, cosines and
+ * exponentials (kernels/engine/grid_rot_source.cuh) on the GPU.  Each case runs with the
  * rotation (the default) and again with GPUQUAD_GRID_ROTATION=0 (CUDA's sin and
  * cos point by point), and on the CPU backend (glibc's): the results agree
  * within a bound of the per-point error, which a wrong table, a wrong slope
@@ -102,7 +102,25 @@ int main(void)
   /* huge arguments: CUDA's sincos takes its slow path for the bases */
   check(gpu, cpu, "sin(1e6*x + 0.5)", NULL, GQ_RULE_TRAPEZOID, 0, 1, 10000000, 1, 1e6);
   check(gpu, cpu, "cos(3e9*x)", NULL, GQ_RULE_TRAPEZOID, 1, 2, 1000000, 1, 6e9);
+  /* exponentials: damped oscillations, growth, and arguments beyond the
+   * range where the factors stay normal (those tiles go point by point) */
+  check(gpu, cpu, "exp(-x)*sin(5*x)", NULL, GQ_RULE_TRAPEZOID, 0, 20, 1000000, 1, 100);
+  check(gpu, cpu, "exp(3*x - 2)", NULL, GQ_RULE_SIMPSON, -1, 2, 1000002, 55, 4);
+  check(gpu, cpu, "exp(-k*x)", "k=1000", GQ_RULE_TRAPEZOID, 0, 1, 1000000, 1, 1000);
+  check(gpu, cpu, "exp(-x/2)*cos(x)*exp(x/3)/(1 + x^2)", NULL, GQ_RULE_BOOLE, -30, 30, 2000000, 2, 30);
   tap_ok(differs > 0, "the rotation was in effect: %d case(s) with other bits than point by point", differs);
+  /* exp overflows inside [0, 800]: not finite either way, the same count */
+  {
+    gq_integrand *f = parse("exp(x)", NULL);
+    gq_rule_result rot, pt;
+    const int s1 = rule_run(gpu, f, GQ_RULE_TRAPEZOID, 0, 800, 100000, GQ_PRECISION_DOUBLE, 1, &rot);
+    const int s2 = rule_run(gpu, f, GQ_RULE_TRAPEZOID, 0, 800, 100000, GQ_PRECISION_DOUBLE, 0, &pt);
+    tap_ok(s1 == GQ_EDOM && s2 == GQ_EDOM && rot.nonfinite_count == pt.nonfinite_count && rot.nonfinite_count > 0 &&
+               rot.nonfinite_x == pt.nonfinite_x,
+           "exp(x) on [0, 800]: status %d/%d, %llu points not finite from x = %g", s1, s2,
+           (unsigned long long)rot.nonfinite_count, rot.nonfinite_x);
+    gq_integrand_free(f);
+  }
 
   /* a pole on a grid point: the fast sum is not finite, the rerun with
    * CUDA's functions settles it as without rotation */

@@ -8,14 +8,18 @@
 // one sincos a term per thread and tile (CUDA's), a table of sincos φ_k per
 // block (source_begin), and one multiplication and one FMA a value — where
 // CUDA's sin costs ~25 FP64 operations, the whole of a cheap integrand's
-// budget (BENCHMARKS.md, issue 23).
+// budget (BENCHMARKS.md, issue 23).  Exponentials the same way:
+// exp(θ_c + φ_k) = exp θ_c exp φ_k, one multiplication a value, within ~3
+// units of 2^-53 relative (each factor's 1 ulp and the product's rounding).
 //
 // Accuracy.  Each value errs by at most a few units of 2^-53 in absolute
 // terms (the four factors' rounding and the two operations'); CUDA's sin
 // errs by ~1 ulp of its result, relative to the rounded argument it was
 // given.  For |θ| >= NEAR = 2 the argument itself carries that much: its
 // rounding is up to 2^-53 |θ| >= 2.2e-16, which moves sin θ by as much as
-// the formula's error, so nothing a user can observe is lost.  Near θ = 0,
+// the formula's error, so nothing a user can observe is lost.  (An
+// exponential has no zero to lose: its tiles rotate wherever the factors
+// stay normal, |θ| <= EXP_LIMIT.)  Near θ = 0,
 // where the doubles are dense and sin θ ≈ θ is known to full relative
 // precision, the formula would lose it (a result of 1e-9 with an absolute
 // error of 1e-16); a thread's tile whose range of θ comes within NEAR of 0
@@ -49,6 +53,10 @@ __shared__ double rot_sin[ROT_TERMS][ROT_ITEMS], rot_cos[ROT_TERMS][ROT_ITEMS], 
 template <class Trig> struct GridRotSource : GridSource<double> {
   static constexpr bool OWN_TILES = true;
   static constexpr double NEAR = 2.0;
+  // exp's tiles rotate where every argument is within ±EXP_LIMIT: then
+  // exp(θ_c), each exp(φ_k) (|φ_k| <= 2 EXP_LIMIT) and their product are
+  // normal doubles, and no factor overflows where the value would not.
+  static constexpr double EXP_LIMIT = 350.0;
   static_assert(Trig::TERMS >= 1 && Trig::TERMS <= ROT_TERMS, "rotation terms");
 
   // Whether the items k < ITEMS from cursor c rotate (every term's
@@ -65,12 +73,19 @@ template <class Trig> struct GridRotSource : GridSource<double> {
     for (int j = 0; j < R; j++) {
       const double t1 = fma(rot_step[j], (double)(ITEMS - 1), t0[j]);
       // false for NaN: comparisons with NaN are false
-      rotate = rotate && ((t0[j] >= NEAR && t1 >= NEAR) || (t0[j] <= -NEAR && t1 <= -NEAR));
+      if ((Trig::EXP >> j) & 1u)
+        rotate = rotate && fabs(t0[j]) <= EXP_LIMIT && fabs(t1) <= EXP_LIMIT;
+      else
+        rotate = rotate && ((t0[j] >= NEAR && t1 >= NEAR) || (t0[j] <= -NEAR && t1 <= -NEAR));
     }
     if (rotate)
 #pragma unroll
-      for (int j = 0; j < R; j++)
-        sincos(t0[j], &s0[j], &c0[j]);
+      for (int j = 0; j < R; j++) {
+        if ((Trig::EXP >> j) & 1u)
+          s0[j] = exp(t0[j]);
+        else
+          sincos(t0[j], &s0[j], &c0[j]);
+      }
     return rotate;
   }
 
@@ -83,6 +98,11 @@ template <class Trig> struct GridRotSource : GridSource<double> {
     double sc[2 * R];
 #pragma unroll
     for (int j = 0; j < R; j++) {
+      if ((Trig::EXP >> j) & 1u) {
+        sc[2 * j] = s0[j] * rot_sin[j][k]; // exp(θ_c) exp(φ_k)
+        sc[2 * j + 1] = 0.0;
+        continue;
+      }
       const double sk = rot_sin[j][k], ck = rot_cos[j][k];
       sc[2 * j] = (Trig::SIN >> j) & 1u ? fma(s0[j], ck, c0[j] * sk) : 0.0;
       sc[2 * j + 1] = (Trig::COS >> j) & 1u ? fma(c0[j], ck, -(s0[j] * sk)) : 0.0;
@@ -163,8 +183,12 @@ template <int BLOCK, int ITEMS, class Trig> __device__ __forceinline__ void sour
   for (int i = 0; i < R; i++)
     a = i == j ? alpha[i] : a;
   if (j < R) {
-    double s, c;
-    sincos(a * ((double)(k * BLOCK) * src.h), &s, &c);
+    const double phi = a * ((double)(k * BLOCK) * src.h);
+    double s, c = 0.0;
+    if ((Trig::EXP >> j) & 1u) // j is not a constant here: a branch
+      s = exp(phi);
+    else
+      sincos(phi, &s, &c);
     rot_sin[j][k] = s;
     rot_cos[j][k] = c;
     if (k == 0)

@@ -1,11 +1,12 @@
 /* trig_tool.c — writes one C++ program that checks the rotation's
- * functions (gq_expr_emit_cuda_trig) against the plain emitted function of
+ * functions (gq_expr_emit_cuda_trig: sines, cosines and exponentials) against the plain emitted function of
  * each expression given, for test_trig.sh.  An expression is given as
  * "N:TEXT" (N: the number of rotated terms expected) or "sN:TEXT" (parsed
  * with symbolic parameters k=-2.5, w=1e-3, read from gq_params).  The
  * program, compiled as C++ for the host (the CUDA qualifiers defined away),
  * checks at points near and far from 0:
- *   - Trig::g(x, sc), with sc the sines and cosines of Trig::args(x), is
+ *   - Trig::g(x, sc), with sc the sines and cosines (or exponentials) of
+ *     Trig::args(x), is
  *     the plain function's value to the bit (the same arguments, the same
  *     operations around them);
  *   - Trig::slopes gives each argument's coefficient of x: the arguments at
@@ -77,7 +78,11 @@ int main(int argc, char **argv)
                  "  for (double x : xs) {\n"
                  "    double th[T::TERMS], sc[2 * T::TERMS];\n"
                  "    T::args(&x, th);\n"
-                 "    for (int j = 0; j < T::TERMS; j++) { sc[2 * j] = sin(th[j]); sc[2 * j + 1] = cos(th[j]); }\n"
+                 "    for (int j = 0; j < T::TERMS; j++) {\n"
+                 "      const bool e = (T::EXP >> j) & 1u;\n"
+                 "      sc[2 * j] = e ? exp(th[j]) : sin(th[j]);\n"
+                 "      sc[2 * j + 1] = e ? 0.0 : cos(th[j]);\n"
+                 "    }\n"
                  "    const double got = T::g(&x, sc), want = e%d::plain(&x);\n"
                  "    ok(same(got, want), \"g from sc is the plain value\", text, x, got, want);\n"
                  "  }\n"

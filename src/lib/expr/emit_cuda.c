@@ -201,8 +201,9 @@ static value emit_node(emitter *m, int i)
   value v = {GQ_ARG_CONST, 0, n->cval}, a, b, t;
   int k;
   if (n->is_const) return v;
-  if (m->trig && (n->op == GQ_OP_SIN || n->op == GQ_OP_COS) && (k = gq_expr_trig_term_of(m->e, m->trig, i)) >= 0)
-    return (value){ARG_SC, 2 * k + (n->op == GQ_OP_COS), 0.0};
+  if (m->trig && (n->op == GQ_OP_SIN || n->op == GQ_OP_COS || n->op == GQ_OP_EXP) &&
+      (k = gq_expr_trig_term_of(m->e, m->trig, i)) >= 0)
+    return (value){ARG_SC, 2 * k + (n->op == GQ_OP_COS), 0.0}; /* exp: sc[2k] */
   switch (n->op) {
   case GQ_OP_VAR:
     v.kind = GQ_ARG_VAR;
@@ -348,7 +349,7 @@ int gq_expr_emit_cuda_trig(const gq_expr *e, int symbolic, char **out_src)
 {
   emitter m;
   gq_trig_terms t;
-  unsigned sin_mask = 0, cos_mask = 0;
+  unsigned sin_mask = 0, cos_mask = 0, exp_mask = 0;
   value r;
   if (!out_src) return GQ_EINVAL;
   *out_src = NULL;
@@ -360,10 +361,12 @@ int gq_expr_emit_cuda_trig(const gq_expr *e, int symbolic, char **out_src)
   for (int j = 0; j < t.count; j++) {
     if (t.uses[j] & 1u) sin_mask |= 1u << j;
     if (t.uses[j] & 2u) cos_mask |= 1u << j;
+    if (t.family[j] == GQ_TRIG_EXP) exp_mask |= 1u << j;
   }
   m.indent = 2;
   gq_sb_printf(&m.sb, "struct Trig {\n  static constexpr int TERMS = %d;\n"
-               "  static constexpr unsigned SIN = %uu, COS = %uu;\n", t.count, sin_mask, cos_mask);
+               "  static constexpr unsigned SIN = %uu, COS = %uu, EXP = %uu;\n", t.count, sin_mask, cos_mask,
+               exp_mask);
   gq_sb_puts(&m.sb, "  static __device__ __forceinline__ void args(const double *x, double *theta)\n  {\n");
   for (int j = 0; j < t.count; j++) {
     r = emit_node(&m, t.arg[j]);

@@ -168,12 +168,14 @@ int gq_expr_emit_cuda(const gq_expr *e, const char *fname, int use_float,
 int gq_expr_emit_cuda_params(const gq_expr *e, const char *fname, int use_float, char **out_src);
 
 /* For a one-variable expression in double: the struct
- *   struct Trig { TERMS, SIN, COS; args(x, theta); slopes(alpha); g(x, sc) }
- * that kernels/engine/grid_rot_source.cuh describes, for the sines and
- * cosines of x whose argument is affine in x (at most GQ_EXPR_MAX_TRIG
- * distinct arguments; trig.c): args computes each argument at x, slopes its
- * coefficient of x, and g the expression with sin and cos of argument j read
- * from sc[2j] and sc[2j + 1].  symbolic: e was parsed with symbolic
+ *   struct Trig { TERMS, SIN, COS, EXP; args(x, theta); slopes(alpha); g(x, sc) }
+ * that kernels/engine/grid_rot_source.cuh describes, for the sines, cosines
+ * and exponentials of x whose argument is affine in x (at most
+ * GQ_EXPR_MAX_TRIG terms; trig.c): args computes each term's argument at x,
+ * slopes its coefficient of x, and g the expression with term j's sin and
+ * cos read from sc[2j] and sc[2j + 1], or its exp from sc[2j] (bit j of EXP
+ * says which family term j is; of SIN and COS, which functions it needs).
+ * symbolic: e was parsed with symbolic
  * parameters, read from gq_params as gq_expr_emit_cuda_params does.
  * *out_src NULL (and GQ_SUCCESS) when there is no such term; otherwise the
  * caller frees it.  gq_expr_trig_count says how many terms without writing

@@ -174,17 +174,21 @@ int gq_expr_check_text(const gq_expr *e, gq_expr_error *err);
 int gq_expr_compile(gq_expr *e);
 double gq_expr_apply(int op, double a, double b);  /* scalar op semantics */
 
-/* trig.c: the sin and cos terms of x whose argument is affine in x
+/* trig.c: the sin, cos and exp terms of x whose argument is affine in x
  * (variable 0; the variables from param_base on are parameters), at most
- * GQ_EXPR_MAX_TRIG distinct arguments, for the GPU grid's rotation.  arg[j]
- * is the node of term j's argument; uses[j] bit 0: sin is taken of it,
- * bit 1: cos.  gq_expr_trig_find fills t and returns the count (0 when the
+ * GQ_EXPR_MAX_TRIG of them, for the GPU grid's rotation.  A term is an
+ * argument and a family: sin and cos of one argument share a term
+ * (GQ_TRIG_SINCOS), exp has its own (GQ_TRIG_EXP).  arg[j] is the node of
+ * term j's argument; uses[j] bit 0: sin is taken of it, bit 1: cos, bit 2:
+ * exp.  gq_expr_trig_find fills t and returns the count (0 when the
  * expression reads another variable); gq_expr_trig_term_of gives the term
- * of a sin or cos node, or -1; gq_expr_trig_reads_x whether a subtree
+ * of a sin, cos or exp node, or -1; gq_expr_trig_reads_x whether a subtree
  * reads x. */
+enum { GQ_TRIG_SINCOS = 0, GQ_TRIG_EXP = 1 };
 typedef struct {
   int count;
   int arg[GQ_EXPR_MAX_TRIG];
+  int family[GQ_EXPR_MAX_TRIG];
   unsigned uses[GQ_EXPR_MAX_TRIG];
 } gq_trig_terms;
 int gq_expr_trig_find(const gq_expr *e, int param_base, gq_trig_terms *t);

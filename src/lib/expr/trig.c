@@ -1,11 +1,12 @@
-/* trig.c — the sines and cosines of a one-variable expression whose
- * argument is an affine function of x, θ(x) = α x + β with α and β free of
- * x: on a uniform grid a thread's points are x_c + k s, so their θ are
- * θ(x_c) + k α s, and sin and cos there follow from one sincos at x_c and a
- * table of sincos(k α s) by the angle-addition formulas (the GPU grid's
- * rotation: kernels/engine/grid_rot_source.cuh; emit_cuda.c writes the
- * functions it calls).  This file finds the terms; it decides nothing about
- * accuracy (the kernel does). */
+/* trig.c — the sines, cosines and exponentials of a one-variable
+ * expression whose argument is an affine function of x, θ(x) = α x + β with
+ * α and β free of x: on a uniform grid a thread's points are x_c + k s, so
+ * their θ are θ(x_c) + k α s, and sin and cos there follow from one sincos
+ * at x_c and a table of sincos(k α s) by the angle-addition formulas, exp
+ * from one exp and a table of exp(k α s) by exp(a + b) = exp a exp b (the GPU
+ * grid's rotation: kernels/engine/grid_rot_source.cuh; emit_cuda.c writes
+ * the functions it calls).  This file finds the terms; it decides nothing
+ * about accuracy (the kernel does). */
 #include "expr_internal.h"
 
 #include <string.h>
@@ -64,12 +65,21 @@ static int same_tree(const gq_expr *e, int i, int j)
   return 1;
 }
 
+/* A node's family: sin and cos of one argument share a term (one sincos),
+ * exp has its own; -1 for any other node. */
+static int family(const gq_node *n)
+{
+  if (n->is_const) return -1;
+  return n->op == GQ_OP_SIN || n->op == GQ_OP_COS ? GQ_TRIG_SINCOS : n->op == GQ_OP_EXP ? GQ_TRIG_EXP : -1;
+}
+
 int gq_expr_trig_term_of(const gq_expr *e, const gq_trig_terms *t, int node)
 {
   const gq_node *n = &e->nodes[node];
-  if (n->is_const || (n->op != GQ_OP_SIN && n->op != GQ_OP_COS)) return -1;
+  const int fam = family(n);
+  if (fam < 0) return -1;
   for (int j = 0; j < t->count; j++)
-    if (same_tree(e, t->arg[j], n->kid[0])) return j;
+    if (t->family[j] == fam && same_tree(e, t->arg[j], n->kid[0])) return j;
   return -1;
 }
 
@@ -77,15 +87,16 @@ static void collect(const gq_expr *e, int i, int param_base, gq_trig_terms *t)
 {
   const gq_node *n = &e->nodes[i];
   if (n->is_const) return;
-  if ((n->op == GQ_OP_SIN || n->op == GQ_OP_COS) && gq_expr_trig_reads_x(e, n->kid[0], param_base) &&
-      affine(e, n->kid[0], param_base)) {
+  const int fam = family(n);
+  if (fam >= 0 && gq_expr_trig_reads_x(e, n->kid[0], param_base) && affine(e, n->kid[0], param_base)) {
     int j = gq_expr_trig_term_of(e, t, i);
     if (j < 0 && t->count < GQ_EXPR_MAX_TRIG) {
       j = t->count++;
       t->arg[j] = n->kid[0];
+      t->family[j] = fam;
       t->uses[j] = 0;
     }
-    if (j >= 0) t->uses[j] |= n->op == GQ_OP_SIN ? 1u : 2u;
+    if (j >= 0) t->uses[j] |= n->op == GQ_OP_SIN ? 1u : n->op == GQ_OP_COS ? 2u : 4u;
     return; /* an argument holds no further term: it is affine */
   }
   for (int k = 0; k < 3; k++)
