@@ -1,5 +1,5 @@
-// grid_rot_source.cuh — the grid source of an expression with sines and
-// cosines of an affine argument θ(x) = α x + β (lib/expr/trig.c finds them;
+// grid_rot_source.cuh — the grid source of an expression with sines,
+// cosines or exponentials of an affine argument θ(x) = α x + β (lib/expr/trig.c finds them;
 // the module's Trig struct, written by gq_expr_emit_cuda_trig, computes
 // them): a thread's points in a tile are x_c + k BLOCK h, k < ITEMS, so
 // their arguments are θ(x_c) + φ_k with φ_k = α k BLOCK h, and
@@ -45,8 +45,9 @@ constexpr int ROT_ITEMS = 64; // the most items of a rotating grid shape (policy
 #endif
 constexpr int ROT_GROUP = GQ_ROT_GROUP; // items summed and closed together
 
-// The block's table: sin φ_k, cos φ_k of term j at [j][k], and the step α
-// BLOCK h of each term (for the tile's range test).  One module per
+// The block's table: sin φ_k, cos φ_k of term j at [j][k] (exp φ_k in
+// rot_sin for an exponential term), and the step α BLOCK h of each term
+// (for the tile's range test).  One module per
 // expression, so one table per kernel that uses it.
 __shared__ double rot_sin[ROT_TERMS][ROT_ITEMS], rot_cos[ROT_TERMS][ROT_ITEMS], rot_step[ROT_TERMS];
 
