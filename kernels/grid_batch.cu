@@ -64,7 +64,7 @@ template <class Shape> std::string batch_kernel_name(int min_blocks, const std::
 
 // The batch module of f for the large or the small shape: its source and
 // the name of its one kernel.
-int batch_module(int cc_major, const gq_integrand *f, int precision, bool small, std::string *src,
+int batch_module(int cc_major, const gq_integrand *f, int precision, bool small, bool rot, std::string *src,
                  std::string want[1])
 {
   const int status = gq::jit_module_source(f, precision, src, true);
@@ -74,11 +74,11 @@ int batch_module(int cc_major, const gq_integrand *f, int precision, bool small,
   return gq::with_rows(cc_major, [&](auto rows) {
     using Rows = decltype(rows);
     using S = typename Rows::GridSmall;
-    const std::string source = gq::jit_grid_source(f, precision); // the single launch's (jit.cu)
+    const std::string source = gq::jit_grid_source(rot, precision); // the single launch's (jit.cu)
     using R = typename Rows::GridRot; // the rotating grid's own registers (policy.cuh)
-    want[0] = small                                    ? batch_kernel_name<S>(S::MIN_BLOCKS, source)
-              : gq::jit_grid_rotates(f, precision) ? batch_kernel_name<R>(R::MIN_BLOCKS, source)
-                                                   : batch_kernel_name<typename Rows::Grid>(BATCH_MIN_BLOCKS, source);
+    want[0] = small ? batch_kernel_name<S>(S::MIN_BLOCKS, source)
+              : rot ? batch_kernel_name<R>(R::MIN_BLOCKS, source)
+                    : batch_kernel_name<typename Rows::Grid>(BATCH_MIN_BLOCKS, source);
     return GQ_SUCCESS;
   });
 }
@@ -90,7 +90,7 @@ int batch_module(int cc_major, const gq_integrand *f, int precision, bool small,
 extern "C" int gq_jit_batch_compile_only(const gq_integrand *f, int precision, int small, int cc, size_t *cubin_size)
 {
   std::string src, want[1], cubin, names[1];
-  int status = batch_module(cc / 10, f, precision, small != 0, &src, want);
+  int status = batch_module(cc / 10, f, precision, small != 0, gq::jit_grid_rotates(f, precision), &src, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, 1, &cubin, names);
   *cubin_size = cubin.size();
@@ -118,7 +118,7 @@ extern "C" int gq_cuda_grid_sum_batch(gq_cuda_state *st, const gq_grid_batch *b,
     if (tiles > (unsigned long long)st->sms)
       return GQ_SUCCESS; // a large problem: its own launch, in turn
     std::string src, want[1];
-    int status = batch_module(st->cc_major, p->f, p->precision, small, &src, want);
+    int status = batch_module(st->cc_major, p->f, p->precision, small, rot, &src, want);
     if (status != GQ_SUCCESS)
       return status;
     gq_jit_module *m = nullptr;

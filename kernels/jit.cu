@@ -65,18 +65,16 @@ int nvrtc_status(nvrtcResult r, const char *what)
 
 // The grid kernels of the module: the sum (fast or exact functions; the
 // fast one in both shapes), and the scan, for the device's policy row.
-// The fast sums' source is jit_grid_source's (the rotating grid where the
-// expression has sines or cosines to rotate); the rerun and the scan take
-// the plain grid.
-void grid_kernel_names(int cc_major, const gq_integrand *f, int precision, std::string want[GRID_KERNELS])
+// rot (jit_grid_rotates): the fast sums take the rotating grid's source and
+// shape; the rerun and the scan take the plain grid.
+void grid_kernel_names(int cc_major, bool rot, int precision, std::string want[GRID_KERNELS])
 {
   gq::with_rows(cc_major, [&](auto rows) {
     using G = typename decltype(rows)::Grid;
     using S = typename decltype(rows)::GridSmall;
     const char *real = precision == GQ_PRECISION_FLOAT ? "float" : "double";
     using R = typename decltype(rows)::GridRot;
-    const std::string fast_source = gq::jit_grid_source(f, precision);
-    const bool rot = gq::jit_grid_rotates(f, precision);
+    const std::string fast_source = gq::jit_grid_source(rot, precision);
     char buf[320];
     snprintf(buf, sizeof buf, "gq::TileCsum<%d, %d>", gq::GRID_KEYS, rot ? R::ITEMS : G::ITEMS);
     want[FAST] = rot ? gq::jit_kernel_name(R::BLOCK, R::ITEMS, R::MIN_BLOCKS, 1, buf, fast_source, "gq::Atomic")
@@ -130,9 +128,9 @@ bool gq::jit_grid_rotates(const gq_integrand *f, int precision)
   return gq_expr_trig_count(e, symbolic) > 0;
 }
 
-std::string gq::jit_grid_source(const gq_integrand *f, int precision)
+std::string gq::jit_grid_source(bool rotates, int precision)
 {
-  if (jit_grid_rotates(f, precision))
+  if (rotates)
     return "gq::GridRotSource<gq_jit::fast::Trig>";
   return std::string("gq::GridSource<") + (precision == GQ_PRECISION_FLOAT ? "float" : "double") + ">";
 }
@@ -396,12 +394,12 @@ namespace {
 
 // The grid module of (expression, precision, deterministic): a
 // deterministic context's module is its own (the fast one compiles no
-// exact kernels).
-int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_info *info)
+// exact kernels).  rot: jit_grid_rotates, decided once by the caller.
+int load(gq_cuda_state *st, const gq_grid_sum *p, bool rot, gq_jit_module **out, gq_grid_info *info)
 {
   // "|rot": the fast sums rotate (their kernels' names differ)
   const std::string kind = std::string(p->precision == GQ_PRECISION_FLOAT ? "|grid|float" : "|grid|double") +
-                           (p->deterministic ? "|exact" : gq::jit_grid_rotates(p->f, p->precision) ? "|rot" : "");
+                           (p->deterministic ? "|exact" : rot ? "|rot" : "");
   std::string src, want[GRID_KERNELS];
   const int status = gq::jit_module_source(p->f, p->precision, &src);
   if (status != GQ_SUCCESS)
@@ -410,7 +408,7 @@ int load(gq_cuda_state *st, const gq_grid_sum *p, gq_jit_module **out, gq_grid_i
     exact_grid_kernel_names(st->cc_major, p->precision, want);
     return gq::jit_load_integrand(st, p->f, kind.c_str(), GQ_JIT_EXACT_PREFIX + src, want, 2, out, info);
   }
-  grid_kernel_names(st->cc_major, p->f, p->precision, want);
+  grid_kernel_names(st->cc_major, rot, p->precision, want);
   return gq::jit_load_integrand(st, p->f, kind.c_str(), src, want, GRID_KERNELS, out, info);
 }
 
@@ -421,7 +419,8 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
   gq_jit_module *m = nullptr;
-  int status = load(st, p, &m, info);
+  const bool rot = !p->deterministic && gq::jit_grid_rotates(p->f, p->precision); // the FAST kernel's shape
+  int status = load(st, p, rot, &m, info);
   if (status != GQ_SUCCESS)
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {
@@ -432,7 +431,6 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
       return gq::grid_exact_launch(st, (const void *)m->kernels[EXACT_SUM], G::BLOCK, G::ITEMS, p, &info->ms);
     using R = typename Rows::GridRot;
     const bool small = gq::grid_small<Rows>(p->last - p->first + 1);
-    const bool rot = gq::jit_grid_rotates(p->f, p->precision); // the FAST kernel's shape (grid_kernel_names)
     int s = small ? gq::grid_sum_launch(st, (const void *)m->kernels[FAST_SMALL], S::BLOCK, S::ITEMS, p, sums, &info->ms)
             : rot ? gq::grid_sum_launch(st, (const void *)m->kernels[FAST], R::BLOCK, R::ITEMS, p, sums, &info->ms)
                   : gq::grid_sum_launch(st, (const void *)m->kernels[FAST], G::BLOCK, G::ITEMS, p, sums, &info->ms);
@@ -450,7 +448,9 @@ extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, ui
 {
   gq_jit_module *m = nullptr;
   gq_grid_info info = {0, 0, GQ_JIT_NONE};
-  const int status = load(st, p, &m, &info);
+  // the sum's module (the same key), which the sum has loaded
+  const bool rot = !p->deterministic && gq::jit_grid_rotates(p->f, p->precision);
+  const int status = load(st, p, rot, &m, &info);
   if (status != GQ_SUCCESS)
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {
@@ -476,7 +476,7 @@ extern "C" int gq_jit_compile_only(const gq_integrand *f, int precision, int cc,
 {
   std::string src, cubin, names[GRID_KERNELS], want[GRID_KERNELS];
   int status = gq::jit_module_source(f, precision, &src);
-  grid_kernel_names(cc / 10, f, precision, want);
+  grid_kernel_names(cc / 10, gq::jit_grid_rotates(f, precision), precision, want);
   if (status == GQ_SUCCESS)
     status = gq::jit_compile(cc / 10, cc % 10, src, want, GRID_KERNELS, &cubin, names);
   *cubin_size = cubin.size();

@@ -48,15 +48,18 @@ int jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char *kin
 // Map::load(values, count) fills (engine/batch_kernel.cuh).
 int jit_module_source(const gq_integrand *f, int precision, std::string *src, bool batch = false);
 
-// The source type of f's fast grid sums in precision, as kernel names
-// spell it: gq::GridRotSource<gq_jit::fast::Trig> where the module rotates
-// f's sines and cosines (engine/grid_rot_source.cuh), else gq::GridSource.
-// The single launch and the packed one (grid_batch.cu) both take it, so
-// their bits stay one.
-// Whether it rotates: double precision, one variable, at least one term
-// (lib/expr/trig.c).  Module keys carry it, since kernel names follow it.
-std::string jit_grid_source(const gq_integrand *f, int precision);
+// Whether f's fast grid sums in precision rotate its sines, cosines and
+// exponentials (engine/grid_rot_source.cuh): double precision, one
+// variable, at least one term (lib/expr/trig.c), GPUQUAD_GRID_ROTATION not
+// 0.  A call decides it once; module keys carry it, since kernel names
+// follow it.
 bool jit_grid_rotates(const gq_integrand *f, int precision);
+
+// The source type of the fast grid sums, as kernel names spell it:
+// gq::GridRotSource<gq_jit::fast::Trig> where they rotate, else
+// gq::GridSource<Real>.  The single launch and the packed one
+// (grid_batch.cu) both take it, so their bits stay one.
+std::string jit_grid_source(bool rotates, int precision);
 
 // The name expression of reduce_kernel<block, items, min_blocks, false,
 // gq_jit::Map<fast>, thread, source, level>.

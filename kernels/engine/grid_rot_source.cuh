@@ -40,10 +40,7 @@ namespace gq {
 
 constexpr int ROT_TERMS = 4;  // GQ_EXPR_MAX_TRIG
 constexpr int ROT_ITEMS = 64; // the most items of a rotating grid shape (policy.cuh)
-#ifndef GQ_ROT_GROUP
-#define GQ_ROT_GROUP 4
-#endif
-constexpr int ROT_GROUP = GQ_ROT_GROUP; // items summed and closed together
+constexpr int ROT_GROUP = 4;  // items summed and closed together (policy.cuh's GridRot)
 
 // The block's table: sin φ_k, cos φ_k of term j at [j][k] (exp φ_k in
 // rot_sin for an exponential term), and the step α BLOCK h of each term
@@ -60,9 +57,18 @@ template <class Trig> struct GridRotSource : GridSource<double> {
   static constexpr double EXP_LIMIT = 350.0;
   static_assert(Trig::TERMS >= 1 && Trig::TERMS <= ROT_TERMS, "rotation terms");
 
-  // Whether the items k < ITEMS from cursor c rotate (every term's
-  // arguments at least NEAR from 0 on one side, and finite), and if so each
-  // term's sin and cos at the first item.
+  // Whether the problem's blocks compute the table (source_begin) and may
+  // rotate: it has a whole tile.  Below that, every value goes point by
+  // point.
+  template <int BLOCK, int ITEMS> __device__ __forceinline__ bool has_table() const
+  {
+    return n >= (unsigned long long)BLOCK * ITEMS;
+  }
+
+  // Whether the items k < ITEMS from cursor c rotate (every sine's and
+  // cosine's argument at least NEAR from 0 on one side, every exponential's
+  // within ±EXP_LIMIT, all finite), and if so each term's sin and cos (or
+  // exp) at the first item.
   template <int ITEMS> __device__ __forceinline__ bool base(double c, double *s0, double *c0) const
   {
     constexpr int R = Trig::TERMS;
@@ -147,7 +153,7 @@ template <class Trig> struct GridRotSource : GridSource<double> {
   __device__ __forceinline__ void partial(double c, unsigned long long left, const Map &map, Thread &th) const
   {
     double s0[Trig::TERMS], c0[Trig::TERMS];
-    if (n >= (unsigned long long)BLOCK * ITEMS && base<ITEMS>(c, s0, c0)) {
+    if (has_table<BLOCK, ITEMS>() && base<ITEMS>(c, s0, c0)) {
 #pragma unroll
       for (int k = 0; k < ITEMS; k++)
         if ((unsigned long long)(k * BLOCK + threadIdx.x) < left) {
@@ -167,14 +173,14 @@ template <class Trig> struct GridRotSource : GridSource<double> {
 
 // The block's table for its problem's h and parameters (the batch kernel
 // calls this once its block's parameters are loaded): thread j ITEMS + k
-// computes term j's sincos φ_k; then the block waits.  A problem without a
+// computes term j's sincos φ_k (exp φ_k); then the block waits.  A problem without a
 // whole tile (all of it the partial tile, which goes point by point) needs
 // no table: its blocks skip it, barrier included (the test is the block's).
 template <int BLOCK, int ITEMS, class Trig> __device__ __forceinline__ void source_begin(const GridRotSource<Trig> &src)
 {
   constexpr int R = Trig::TERMS;
   static_assert(BLOCK >= R * ITEMS && ITEMS <= ROT_ITEMS, "a block computes its table in one step");
-  if (src.n < (unsigned long long)BLOCK * ITEMS)
+  if (!src.template has_table<BLOCK, ITEMS>())
     return;
   double alpha[R];
   Trig::slopes(alpha);

@@ -24,11 +24,11 @@ typedef struct {
   int ntemps;
   int indent;
   int param_base; /* variables from here on are parameters: gq_params[] */
-  const gq_trig_terms *trig; /* non-NULL: sin and cos of term j read sc[] */
+  const gq_trig_terms *trig; /* non-NULL: sin, cos and exp of term j read sc[] */
 } emitter;
 
 /* A value: a temporary, an input x[i], a constant, or sc[i] (a rotated
- * sine or cosine: emit_trig). */
+ * sine, cosine or exponential: gq_expr_emit_cuda_trig). */
 enum { ARG_SC = GQ_ARG_CONST + 1 };
 typedef struct {
   int kind;  /* GQ_ARG_REG (temporary), GQ_ARG_VAR, GQ_ARG_CONST, ARG_SC */
