@@ -20,6 +20,19 @@ extern "C" int gq_cuda_count(void)
   return n;
 }
 
+// The slow part of opening a device, for a background thread
+// (src/lib/prestart.c): the runtime's start and the device's primary context
+// (cudaSetDevice makes it), about 0.1 s each on an H200.  Nothing is
+// reported, and the thread's own last error is left clear: gq_cuda_open,
+// which follows on the caller's thread, checks everything again.
+extern "C" void gq_cuda_warm(int device)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) == cudaSuccess && device >= 0 && device < n && cudaSetDevice(device) == cudaSuccess)
+    cudaFree(0);
+  cudaGetLastError();
+}
+
 static int open_state(gq_cuda_state *st, int device, char *name, size_t namelen, int *sms)
 {
   GQ_CUDA_TRY(cudaSetDevice(device));

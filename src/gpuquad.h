@@ -93,6 +93,21 @@ int gq_context_open(gq_context **ctx, int device);
 gq_context *gq_context_create(int device);
 void gq_context_free(gq_context *ctx);
 
+/* Begin opening `device` in the background and return at once: the CUDA
+ * runtime and the device's primary context (~0.2 s of a short run on an
+ * H200), and with GQ_PRESTART_JIT NVRTC too, which expressions are compiled
+ * with.  The caller's own setup (parsing, building its problems) then
+ * overlaps the opening, and the next gq_context_open (or
+ * gq_cuda_device_count) waits for it and finds it done.  The CPU, or a build
+ * without CUDA, starts nothing; nothing is reported here: what fails, the
+ * call that needs it finds and reports.  A program that calls this must call
+ * gq_context_open or gq_context_prestart_wait before it exits.  GQ_SUCCESS,
+ * or GQ_EINVAL for a device number below GQ_DEVICE_CPU. */
+#define GQ_PRESTART_JIT 1u
+int gq_context_prestart(int device, unsigned flags);
+/* Wait for what gq_context_prestart began (nothing if it began nothing). */
+void gq_context_prestart_wait(void);
+
 /* Run the context's GPU work on a caller's CUDA stream (a cudaStream_t,
  * passed as void * so this header needs no CUDA headers); NULL returns to
  * the context's own stream.  The caller keeps ownership of the stream.

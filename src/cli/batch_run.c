@@ -406,106 +406,198 @@ static void run_one(gq_context *ctx, const batch_problem *p, problem_params *pp,
  * memory at once. */
 #define PACK_CHUNK 4096
 
-/* The grid sums of problems start .. start + here - 1 of a sweep, computed
- * together where they are one-dimensional Newton-Cotes problems (one
- * launch on a GPU, side by side on the CPU's threads); NULL where nothing
- * is packed.  Each problem is parsed and set up here as run_one would do
- * it; the integrands parsed go to f[0 .. here-1] (NULL where the parse
- * failed, for run_one to parse again and report), for run_one to use, and
- * their dimension (the sweep's) to *f_dims. */
-static gq_packed *pack_chunk(gq_context *ctx, const batch_problem *p, const sweep *s, sweep_cache *cache,
-                             size_t start, size_t here, gq_integrand **f, uint64_t *f_dims)
+/* Problems start .. start + here - 1 of a sweep, set up on the host as
+ * run_one would set them up, before anything goes to a context: their
+ * integrands (f[i], NULL where the parse failed, for run_one to parse again
+ * and report), the sweep's dimension, and where they are one-dimensional
+ * Newton-Cotes problems, their limits and n for one packed launch. */
+typedef struct {
+  size_t start, here;
+  gq_integrand **f;
+  uint64_t dims;
+  double *a, *b; /* NULL: nothing to pack */
+  uint64_t n;
+  gq_precision precision;
+} chunk;
+
+/* One problem of a chunk set up (f, and a and b when it packs): whether
+ * its setup succeeded, and what it says of the chunk. */
+typedef struct {
+  int ok, line;
+  uint64_t dims, n;
+  gq_precision precision;
+} setup_out;
+
+static setup_out setup_problem(const batch_problem *p, const sweep *s, sweep_cache *cache, size_t index,
+                               gq_integrand **f, double *a, double *b)
 {
-  if (p->command != BATCH_INTEGRATE || here < 2)
-    return NULL;
-  double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
-  gq_packed *pk = NULL;
+  setup_out o = {0};
   double values[CLI_MAX_PARAMS];
-  uint64_t n = 0;
-  gq_precision precision = GQ_PRECISION_DOUBLE;
-  int line = a && b;
+  problem_params pp;
+  sweep_values(s, index, values);
+  problem_params_init(&pp, s, values, cache);
+  problem_error e = {"", EXIT_OK};
+  gq_box box;
+  gq_rule_spec spec;
+  *a = *b = NAN; /* not packed */
+  if (problem_integrand(p, &pp, &o.dims, f, &e) != EXIT_OK)
+    return o;
+  if (rule_setup(p, *f, (int)o.dims, &pp, &box, &spec, &o.precision, &e) != EXIT_OK)
+    return o;
+  /* the rule and n are the sweep's too */
+  o.ok = 1;
+  o.line = o.dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
+  o.n = box.n[0];
+  *a = box.a[0];
+  *b = box.b[0];
+  return o;
+}
+
+static void chunk_setup(const batch_problem *p, const sweep *s, sweep_cache *cache, size_t start, size_t here,
+                        gq_integrand **f, chunk *c)
+{
+  *c = (chunk){.start = start, .here = here, .f = f, .dims = 1, .precision = GQ_PRECISION_DOUBLE};
+  if (!f || p->command != BATCH_INTEGRATE || here < 2)
+    return;
+  double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
+  int line = a && b, any = 0;
   for (size_t i = 0; i < here && line; i++) {
-    problem_params pp;
-    sweep_values(s, start + i, values);
-    problem_params_init(&pp, s, values, cache);
-    problem_error e = {"", EXIT_OK};
-    uint64_t dims;
-    gq_box box;
-    gq_rule_spec spec;
-    a[i] = b[i] = NAN; /* not packed */
-    if (problem_integrand(p, &pp, &dims, &f[i], &e) != EXIT_OK)
+    const setup_out o = setup_problem(p, s, cache, start + i, &f[i], &a[i], &b[i]);
+    if (!o.ok)
       continue;
-    *f_dims = dims; /* the sweep's --dim, the same for all */
-    if (rule_setup(p, f[i], (int)dims, &pp, &box, &spec, &precision, &e) != EXIT_OK)
-      continue;
-    /* the rule and n are the sweep's too */
-    line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
-    n = box.n[0];
-    a[i] = box.a[0];
-    b[i] = box.b[0];
+    c->dims = o.dims; /* the sweep's --dim, the same for all */
+    c->n = o.n;
+    c->precision = o.precision;
+    line = o.line;
+    any = 1;
   }
-  if (line && gq_packed_prepare(ctx, (const gq_integrand *const *)f, a, b, n, precision, here, &pk) != GQ_SUCCESS)
+  if (line && any) {
+    c->a = a;
+    c->b = b;
+  } else {
+    free(a);
+    free(b);
+  }
+}
+
+/* The chunk's grid sums, computed together (one launch on a GPU, side by
+ * side on the CPU's threads); NULL where nothing is packed. */
+static gq_packed *chunk_pack(gq_context *ctx, chunk *c)
+{
+  gq_packed *pk = NULL;
+  if (c->a && gq_packed_prepare(ctx, (const gq_integrand *const *)c->f, c->a, c->b, c->n, c->precision, c->here,
+                                &pk) != GQ_SUCCESS)
     pk = NULL; /* the problems run alone, each reporting its own outcome */
-  free(a);
-  free(b);
+  free(c->a);
+  free(c->b);
+  c->a = c->b = NULL;
   return pk;
 }
 
-void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_writer *w)
-{
+/* A sweep on its way through batch_run: parsed, its first chunk possibly set
+ * up before the context was opened (batch_sweep_command), then run. */
+typedef struct {
   sweep s;
-  char why[400];
-  const int rc = sweep_parse(&s, p->params, p->nparams, why, sizeof why);
-  if (rc != EXIT_OK) {
-    batch_record r = {.line = line, .command = p->command, .formula = p->f ? p->f : "", .check = "error",
-                      .message = why, .status = rc, .jit = "none"};
-    r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
-    batch_write(w, &r);
-    return;
+  sweep_cache cache, *shared; /* a sweep's problems share their setup */
+  gq_integrand **parsed;      /* a chunk's integrands; NULL: each problem parses its own */
+  chunk first;
+  int first_ready;
+} plan;
+
+/* EXIT_OK, or the sweep's error in why. */
+static int plan_open(plan *pl, const batch_problem *p, char *why, size_t len)
+{
+  memset(pl, 0, sizeof *pl);
+  const int rc = sweep_parse(&pl->s, p->params, p->nparams, why, len);
+  if (rc != EXIT_OK)
+    return rc;
+  pl->shared = pl->s.problems > 1 ? &pl->cache : NULL;
+  pl->parsed = calloc(PACK_CHUNK, sizeof *pl->parsed);
+  return EXIT_OK;
+}
+
+static void plan_first(plan *pl, const batch_problem *p)
+{
+  const size_t here = pl->s.problems < PACK_CHUNK ? pl->s.problems : PACK_CHUNK;
+  chunk_setup(p, &pl->s, pl->shared, 0, here, pl->parsed, &pl->first);
+  pl->first_ready = 1;
+}
+
+static void plan_free(plan *pl)
+{
+  if (pl->first_ready) { /* set up and never run */
+    for (size_t i = 0; pl->parsed && i < pl->first.here; i++)
+      gq_integrand_free(pl->parsed[i]);
+    free(pl->first.a);
+    free(pl->first.b);
   }
-  if (w->plot && !w->axis[0] && s.naxes > 0) {
+  free(pl->parsed);
+  sweep_cache_free(&pl->cache);
+  sweep_free(&pl->s);
+}
+
+static void plan_run(gq_context *ctx, plan *pl, const batch_problem *p, size_t line, batch_writer *w)
+{
+  sweep *s = &pl->s;
+  if (w->plot && !w->axis[0] && s->naxes > 0) {
     /* the plot's x axis: the first parameter that takes several values */
-    for (int k = 0; k < s.naxes && !w->axis[0]; k++)
-      if (s.axis[k].count > 1)
-        snprintf(w->axis, sizeof w->axis, "%s", s.axis[k].name);
+    for (int k = 0; k < s->naxes && !w->axis[0]; k++)
+      if (s->axis[k].count > 1)
+        snprintf(w->axis, sizeof w->axis, "%s", s->axis[k].name);
     snprintf(w->title, sizeof w->title, "%s %s", p->command == BATCH_MC ? "mc" : "integrate",
              p->f ? p->f : "circle");
     w->mc = p->command == BATCH_MC;
   }
   double values[CLI_MAX_PARAMS];
-  /* a sweep's problems share their setup; a single problem is the single run's */
-  sweep_cache cache = {0}, *shared = s.problems > 1 ? &cache : NULL;
-  gq_integrand **parsed = calloc(PACK_CHUNK, sizeof *parsed); /* NULL: each problem parses its own */
-  for (size_t start = 0; start < s.problems; start += PACK_CHUNK) {
-    const size_t here = s.problems - start < PACK_CHUNK ? s.problems - start : PACK_CHUNK;
-    uint64_t dims = 1;
-    gq_packed *pk = parsed ? pack_chunk(ctx, p, &s, shared, start, here, parsed, &dims) : NULL;
+  for (size_t start = 0; start < s->problems; start += PACK_CHUNK) {
+    const size_t here = s->problems - start < PACK_CHUNK ? s->problems - start : PACK_CHUNK;
+    chunk c;
+    if (start == 0 && pl->first_ready)
+      c = pl->first;
+    else
+      chunk_setup(p, s, pl->shared, start, here, pl->parsed, &c);
+    pl->first_ready = 0;
+    gq_packed *pk = chunk_pack(ctx, &c);
     for (size_t i = start; i < start + here; i++) {
       batch_record r = {.line = line, .index = i, .command = p->command, .jit = "none"};
       r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
       problem_params pp;
-      sweep_values(&s, i, values);
-      problem_params_init(&pp, &s, values, shared);
-      for (int k = 0; k < s.naxes; k++)
-        if (strcmp(s.axis[k].name, w->axis) == 0)
+      sweep_values(s, i, values);
+      problem_params_init(&pp, s, values, pl->shared);
+      for (int k = 0; k < s->naxes; k++)
+        if (strcmp(s->axis[k].name, w->axis) == 0)
           r.x = values[k];
-      if (s.problems > 1) /* a sweep's progress: its integrals */
-        cli_progress_problems(ctx, i, s.problems);
+      if (s->problems > 1) /* a sweep's progress: its integrals */
+        cli_progress_problems(ctx, i, s->problems);
       gq_packed_select(ctx, pk, i - start);
-      run_one(ctx, p, &pp, parsed ? parsed[i - start] : NULL, dims, &r, w);
-      if (parsed)
-        parsed[i - start] = NULL; /* run_one freed it */
+      run_one(ctx, p, &pp, pl->parsed ? pl->parsed[i - start] : NULL, c.dims, &r, w);
+      if (pl->parsed)
+        pl->parsed[i - start] = NULL; /* run_one freed it */
     }
     gq_packed_select(ctx, NULL, 0);
     gq_packed_free(pk);
   }
-  free(parsed);
-  sweep_cache_free(&cache);
-  if (s.problems > 1) {
-    cli_progress_problems(ctx, s.problems, s.problems);
+  if (s->problems > 1) {
+    cli_progress_problems(ctx, s->problems, s->problems);
     cli_progress_attach(ctx);
   }
-  sweep_free(&s);
+}
+
+void batch_run(gq_context *ctx, const batch_problem *p, size_t line, batch_writer *w)
+{
+  plan pl;
+  char why[400];
+  const int rc = plan_open(&pl, p, why, sizeof why);
+  if (rc != EXIT_OK) {
+    batch_record r = {.line = line, .command = p->command, .formula = p->f ? p->f : "", .check = "error",
+                      .message = why, .status = rc, .jit = "none"};
+    r.estimate = r.error_estimate = r.reference = r.difference = r.tolerance = r.kernel_ms = r.x = NAN;
+    batch_write(w, &r);
+    plan_free(&pl);
+    return;
+  }
+  plan_run(ctx, &pl, p, line, w);
+  plan_free(&pl);
 }
 
 void batch_write_error(batch_writer *w, size_t line, const char *message)
@@ -520,22 +612,29 @@ int batch_sweep_command(const batch_problem *p, const char *device, int no_cache
                         const char *plot)
 {
   /* bad input found before any work: a sweep that cannot be read */
-  sweep s;
+  plan pl;
   char why[400];
-  int rc = sweep_parse(&s, p->params, p->nparams, why, sizeof why);
-  if (rc != EXIT_OK)
+  int rc = plan_open(&pl, p, why, sizeof why);
+  if (rc != EXIT_OK) {
+    plan_free(&pl);
     return cli_error(rc, "%s", why);
-  sweep_free(&s);
+  }
+  /* the context opens in the background while the first chunk is set up */
+  cli_prestart(device, NULL, p->f && !gq_integrand_builtin(p->f));
+  plan_first(&pl, p);
   gq_context *ctx;
-  if ((rc = cli_open_context(device, format != BATCH_TABLE, &ctx)) != EXIT_OK)
+  if ((rc = cli_open_context(device, format != BATCH_TABLE, &ctx)) != EXIT_OK) {
+    plan_free(&pl);
     return rc;
+  }
   if (no_cache)
     gq_context_set_jit_cache(ctx, 0);
   batch_writer w;
   if ((rc = batch_writer_open(&w, stdout, format, plot)) == EXIT_OK) {
-    batch_run(ctx, p, 0, &w);
+    plan_run(ctx, &pl, p, 0, &w);
     rc = batch_writer_close(&w);
   }
+  plan_free(&pl);
   gq_context_free(ctx);
   return rc;
 }

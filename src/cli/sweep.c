@@ -223,6 +223,10 @@ void sweep_values(const sweep *s, size_t index, double *values)
 
 void sweep_definition(const sweep *s, int k, double v, char *buf, size_t size)
 {
+  if (v == floor(v) && fabs(v) < 1e15) { /* a whole number as one: 500, not 5e+02 */
+    snprintf(buf, size, "%s=%.0f", s->axis[k].name, v);
+    return;
+  }
   for (int digits = 1; digits <= 17; digits++) {
     snprintf(buf, size, "%s=%.*g", s->axis[k].name, digits, v);
     if (strtod(strchr(buf, '=') + 1, NULL) == v)

@@ -39,8 +39,8 @@ void sweep_free(sweep *s);
 /* The values of problem index (0 <= index < s->problems), axis by axis. */
 void sweep_values(const sweep *s, size_t index, double *values);
 
-/* "NAME=VALUE" for axis k at value v (the shortest decimal that reads back
- * as v), into buf. */
+/* "NAME=VALUE" for axis k at value v (a whole number below 10^15 in full,
+ * else the shortest decimal that reads back as v), into buf. */
 void sweep_definition(const sweep *s, int k, double v, char *buf, size_t size);
 
 #endif

@@ -12,7 +12,11 @@
 
 #include "internal.h"
 
-int gq_cuda_device_count(void) { return gq_cuda_count(); }
+int gq_cuda_device_count(void)
+{
+  gq_context_prestart_wait();
+  return gq_cuda_count();
+}
 
 /* libgomp starts its workers with the stack size OMP_STACKSIZE (else
  * GOMP_STACKSIZE) gives, parsed as libgomp parses it: a number and an
@@ -110,6 +114,7 @@ int gq_context_open(gq_context **out, int device)
   *out = NULL;
   if (device < GQ_DEVICE_CPU)
     return gq_fail(GQ_EINVAL, "gq_context_open: bad device %d", device);
+  gq_context_prestart_wait();
   gq_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
     return gq_fail(GQ_ENOMEM, "cannot allocate a context");

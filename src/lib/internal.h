@@ -197,6 +197,11 @@ int gq_cpu_grid_nonfinite(const gq_context *ctx, const gq_grid_sum *p, uint64_t 
 
 /* CUDA backend (kernels/ when built with CUDA, src/lib/no_cuda.c otherwise). */
 int gq_cuda_count(void);
+/* The CUDA runtime started and device's primary context made, nothing
+ * reported (prestart.c's background thread: gq_cuda_open checks again). */
+void gq_cuda_warm(int device);
+/* NVRTC opened, nothing reported: 1 if it could be (prestart.c). */
+int gq_nvrtc_preload(void);
 int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namelen, int *sms);
 void gq_cuda_close(struct gq_cuda_state *st);
 int gq_cuda_grid_sum(struct gq_cuda_state *st, const gq_grid_sum *p, gq_csum sums[GQ_GRID_KEYS], gq_grid_info *info);

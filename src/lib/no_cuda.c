@@ -10,6 +10,8 @@
 #include "packed.h"
 
 int gq_cuda_count(void) { return 0; }
+void gq_cuda_warm(int device) { (void)device; }
+int gq_nvrtc_preload(void) { return 0; }
 
 int gq_cuda_open(int device, struct gq_cuda_state **st, char *name, size_t namelen, int *sms)
 {

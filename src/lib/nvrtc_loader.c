@@ -90,6 +90,8 @@ static int ready(void)
   return loaded;
 }
 
+int gq_nvrtc_preload(void) { return ready(); }
+
 int gq_nvrtc_load(void)
 {
   return ready() ? GQ_SUCCESS : gq_fail(GQ_EUNSUP, "%s", message);
