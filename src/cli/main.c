@@ -187,7 +187,7 @@ int main(int argc, char **argv)
   const double t0 = cli_wall_ms();
 #if defined(HAVE_MALLOPT) && defined(M_TRIM_THRESHOLD)
   /* A sweep frees its problems by the thousand and then makes as many again
-   * (batch_run.c, 4096 at a time): the heap keeps what they freed instead of
+   * (batch_run.c, 16384 at a time): the heap keeps what they freed instead of
    * returning it to the kernel and faulting it back in, which cost ~40% of
    * each problem's setup.  At most 64 MiB are kept. */
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
