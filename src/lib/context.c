@@ -88,12 +88,22 @@ static void probe_workers(void)
  * until the system refuses, which libgomp answers by exiting the process.
  * The reductions are compute-bound: threads beyond the processors only add
  * partial sums, and results do not depend on the team. */
+#ifdef _OPENMP
+/* The processors this process may run on, counted once: libgomp asks the
+ * kernel (sched_getaffinity) on every omp_get_num_procs, and the backend asks
+ * for its team on every call (a sweep's packed problems: every problem). */
+static int procs_counted;
+static void count_procs(void) { procs_counted = omp_get_num_procs(); }
+#endif
+
 int gq_cpu_threads(void)
 {
 #ifdef _OPENMP
   const int limit = omp_get_thread_limit(); /* OMP_THREAD_LIMIT */
   const int asked = omp_get_max_threads() < limit ? omp_get_max_threads() : limit;
-  const int procs = omp_get_num_procs();
+  static pthread_once_t counted = PTHREAD_ONCE_INIT;
+  pthread_once(&counted, count_procs);
+  const int procs = procs_counted;
   const int cap = procs > 0 && procs <= GQ_CPU_MAX_THREADS / GQ_CPU_THREADS_PER_PROC
                       ? procs * GQ_CPU_THREADS_PER_PROC
                       : GQ_CPU_MAX_THREADS;

@@ -770,23 +770,39 @@ static int drive(const problem *p, part_result *result, double *ms)
   const double t0 = gq_wall_ms();
   int failed = 0;
   uint64_t done = 0; /* points of the finished parts (part_progress.h) */
-#pragma omp parallel num_threads(team > 1 ? team : 1) if (team > 1) reduction(| : failed)
-  {
+  /* part s: chunks [s nchunks / nparts, (s + 1) nchunks / nparts) */
+#define PART_LO(s) ((s) * nchunks / nparts * chunk)
+#define PART_HI(s) ((s + 1) * nchunks / nparts * chunk < p->n ? (s + 1) * nchunks / nparts * chunk : p->n)
+  if (team <= 1) {
+    /* One thread: no parallel region.  A region of one inside another (a
+     * packed sweep runs its problems side by side, packed.c) still costs
+     * libgomp a team's start and end, ~3 futex calls a problem. */
     workspace ws;
     failed = nparts > 0 && workspace_open(&ws, p) != GQ_SUCCESS;
-#pragma omp for schedule(dynamic)
-    for (uint64_t s = 0; s < nparts; s++) {
-      if (failed)
-        continue;
-      /* part s: chunks [s nchunks / nparts, (s + 1) nchunks / nparts) */
-      const uint64_t lo = s * nchunks / nparts * chunk, end = (s + 1) * nchunks / nparts * chunk;
-      const uint64_t hi = end < p->n ? end : p->n;
-      run_part(p, &ws, lo, hi, &partial[s]);
-      gq_part_progress(p->progress, &done, hi - lo, p->n);
+    for (uint64_t s = 0; s < nparts && !failed; s++) {
+      run_part(p, &ws, PART_LO(s), PART_HI(s), &partial[s]);
+      gq_part_progress_alone(p->progress, &done, PART_HI(s) - PART_LO(s), p->n);
     }
     if (nparts > 0)
       workspace_close(&ws);
+  } else {
+#pragma omp parallel num_threads(team) reduction(| : failed)
+    {
+      workspace ws;
+      failed = nparts > 0 && workspace_open(&ws, p) != GQ_SUCCESS;
+#pragma omp for schedule(dynamic)
+      for (uint64_t s = 0; s < nparts; s++) {
+        if (failed)
+          continue;
+        run_part(p, &ws, PART_LO(s), PART_HI(s), &partial[s]);
+        gq_part_progress(p->progress, &done, PART_HI(s) - PART_LO(s), p->n);
+      }
+      if (nparts > 0)
+        workspace_close(&ws);
+    }
   }
+#undef PART_LO
+#undef PART_HI
   if (failed) {
     free(partial);
     free(parts_exact);

@@ -29,4 +29,12 @@ static inline void gq_part_progress(const gq_context *ctx, uint64_t *done, uint6
     gq_progress(ctx, now, total, "points");
 }
 
+/* The same on one thread outside any team (driver.c's loop of one). */
+static inline void gq_part_progress_alone(const gq_context *ctx, uint64_t *done, uint64_t count, uint64_t total)
+{
+  *done += count;
+  if (ctx && ctx->progress && *done < total)
+    gq_progress(ctx, *done, total, "points");
+}
+
 #endif
