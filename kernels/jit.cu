@@ -392,6 +392,10 @@ int gq::jit_load_integrand(gq_cuda_state *st, const gq_integrand *f, const char 
 
 namespace {
 
+// Whether a grid request's fast sums rotate (the FAST kernel's shape and
+// the module's key): never under --deterministic, whose module is its own.
+bool fast_rotates(const gq_grid_sum *p) { return !p->deterministic && gq::jit_grid_rotates(p->f, p->precision); }
+
 // The grid module of (expression, precision, deterministic): a
 // deterministic context's module is its own (the fast one compiles no
 // exact kernels).  rot: jit_grid_rotates, decided once by the caller.
@@ -419,7 +423,7 @@ extern "C" int gq_jit_grid_sum(gq_cuda_state *st, const gq_grid_sum *p, gq_csum 
   if (!p->f->g)
     return gq_fail(GQ_EINVAL, "the integrand has no expression to compile");
   gq_jit_module *m = nullptr;
-  const bool rot = !p->deterministic && gq::jit_grid_rotates(p->f, p->precision); // the FAST kernel's shape
+  const bool rot = fast_rotates(p);
   int status = load(st, p, rot, &m, info);
   if (status != GQ_SUCCESS)
     return status;
@@ -449,8 +453,7 @@ extern "C" int gq_jit_grid_nonfinite(gq_cuda_state *st, const gq_grid_sum *p, ui
   gq_jit_module *m = nullptr;
   gq_grid_info info = {0, 0, GQ_JIT_NONE};
   // the sum's module (the same key), which the sum has loaded
-  const bool rot = !p->deterministic && gq::jit_grid_rotates(p->f, p->precision);
-  const int status = load(st, p, rot, &m, &info);
+  const int status = load(st, p, fast_rotates(p), &m, &info);
   if (status != GQ_SUCCESS)
     return status;
   return gq::with_rows(st->cc_major, [&](auto rows) {

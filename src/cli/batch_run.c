@@ -415,7 +415,7 @@ static void run_one(gq_context *ctx, const batch_problem *p, problem_params *pp,
  * and report), the sweep's dimension, and where they are one-dimensional
  * Newton-Cotes problems, their limits and n for one packed launch. */
 typedef struct {
-  size_t start, here;
+  size_t here;
   gq_integrand **f;
   uint64_t dims;
   double *a, *b; /* NULL: nothing to pack */
@@ -423,56 +423,35 @@ typedef struct {
   gq_precision precision;
 } chunk;
 
-/* One problem of a chunk set up (f, and a and b when it packs): whether
- * its setup succeeded, and what it says of the chunk. */
-typedef struct {
-  int ok, line;
-  uint64_t dims, n;
-  gq_precision precision;
-} setup_out;
-
-static setup_out setup_problem(const batch_problem *p, const sweep *s, sweep_cache *cache, size_t index,
-                               gq_integrand **f, double *a, double *b)
-{
-  setup_out o = {0};
-  double values[CLI_MAX_PARAMS];
-  problem_params pp;
-  sweep_values(s, index, values);
-  problem_params_init(&pp, s, values, cache);
-  problem_error e = {"", EXIT_OK};
-  gq_box box;
-  gq_rule_spec spec;
-  *a = *b = NAN; /* not packed */
-  if (problem_integrand(p, &pp, &o.dims, f, &e) != EXIT_OK)
-    return o;
-  if (rule_setup(p, *f, (int)o.dims, &pp, &box, &spec, &o.precision, &e) != EXIT_OK)
-    return o;
-  /* the rule and n are the sweep's too */
-  o.ok = 1;
-  o.line = o.dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
-  o.n = box.n[0];
-  *a = box.a[0];
-  *b = box.b[0];
-  return o;
-}
-
 static void chunk_setup(const batch_problem *p, const sweep *s, sweep_cache *cache, size_t start, size_t here,
                         gq_integrand **f, chunk *c)
 {
-  *c = (chunk){.start = start, .here = here, .f = f, .dims = 1, .precision = GQ_PRECISION_DOUBLE};
+  *c = (chunk){.here = here, .f = f, .dims = 1, .precision = GQ_PRECISION_DOUBLE};
   if (!f || p->command != BATCH_INTEGRATE || here < 2)
     return;
   double *a = malloc(here * sizeof *a), *b = malloc(here * sizeof *b);
+  double values[CLI_MAX_PARAMS];
   int line = a && b, any = 0;
   for (size_t i = 0; i < here && line; i++) {
-    const setup_out o = setup_problem(p, s, cache, start + i, &f[i], &a[i], &b[i]);
-    if (!o.ok)
+    problem_params pp;
+    sweep_values(s, start + i, values);
+    problem_params_init(&pp, s, values, cache);
+    problem_error e = {"", EXIT_OK};
+    uint64_t dims;
+    gq_box box;
+    gq_rule_spec spec;
+    a[i] = b[i] = NAN; /* not packed */
+    if (problem_integrand(p, &pp, &dims, &f[i], &e) != EXIT_OK)
       continue;
-    c->dims = o.dims; /* the sweep's --dim, the same for all */
-    c->n = o.n;
-    c->precision = o.precision;
-    line = o.line;
+    c->dims = dims; /* the sweep's --dim, the same for all */
+    if (rule_setup(p, f[i], (int)dims, &pp, &box, &spec, &c->precision, &e) != EXIT_OK)
+      continue;
+    /* the rule and n are the sweep's too */
+    line = dims == 1 && spec.rule != GQ_RULE_GAUSS_LEGENDRE;
     any = 1;
+    c->n = box.n[0];
+    a[i] = box.a[0];
+    b[i] = box.b[0];
   }
   if (line && any) {
     c->a = a;
@@ -515,7 +494,7 @@ static int plan_open(plan *pl, const batch_problem *p, char *why, size_t len)
   if (rc != EXIT_OK)
     return rc;
   pl->shared = pl->s.problems > 1 ? &pl->cache : NULL;
-  pl->parsed = calloc(PACK_CHUNK, sizeof *pl->parsed);
+  pl->parsed = calloc(pl->s.problems < PACK_CHUNK ? pl->s.problems : PACK_CHUNK, sizeof *pl->parsed);
   return EXIT_OK;
 }
 
@@ -623,7 +602,7 @@ int batch_sweep_command(const batch_problem *p, const char *device, int no_cache
     return cli_error(rc, "%s", why);
   }
   /* the context opens in the background while the first chunk is set up */
-  cli_prestart(device, NULL, p->f && !gq_integrand_builtin(p->f));
+  cli_prestart(device, p->f && !gq_integrand_builtin(p->f));
   plan_first(&pl, p);
   gq_context *ctx;
   if ((rc = cli_open_context(device, format != BATCH_TABLE, &ctx)) != EXIT_OK) {

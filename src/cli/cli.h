@@ -80,11 +80,11 @@ void cli_jit_note(int jit);
  * and, when it asks, drawn (progress.h). */
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx);
 /* Begin opening --device's context in the background (gq_context_prestart),
- * NVRTC too when f is an expression (f may be NULL: jit says), so that the
- * host's setup overlaps it; cli_open_context then waits for it.  Bad device
- * text starts nothing: cli_open_context reports it.  main waits for what was
- * begun before the program exits. */
-void cli_prestart(const char *device_text, const gq_integrand *f, int jit);
+ * NVRTC too with jit (an expression to compile), so that the host's setup
+ * overlaps it; cli_open_context then waits for it.  Bad device text starts
+ * nothing: cli_open_context reports it.  main waits for what was begun
+ * before the program exits. */
+void cli_prestart(const char *device_text, int jit);
 
 /* --deterministic (issue 20), every command's flag: one entry of its option
  * table, one line of its --help; cli_open_context applies it. */

@@ -322,7 +322,7 @@ static int integrate(const gq_integrand *f, int dims, const integrate_options *o
 
   /* problem -> backend */
   gq_context *ctx;
-  cli_prestart(device_text, f, 0); /* NVRTC opens beside the context */
+  cli_prestart(device_text, !gq_integrand_is_builtin(f)); /* NVRTC opens beside the context */
   rc = cli_open_context(device_text, quiet, &ctx);
   if (rc != EXIT_OK)
     return rc;

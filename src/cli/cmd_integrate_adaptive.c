@@ -242,7 +242,7 @@ static void print_table(const gq_integrand *f, const gq_adaptive_options *opt, c
 static int run(const gq_integrand *f, const gq_adaptive_options *opt, const adaptive_cli *o, double t_start_ms)
 {
   gq_context *ctx;
-  cli_prestart(o->device_text, f, 0); /* NVRTC opens beside the context */
+  cli_prestart(o->device_text, !gq_integrand_is_builtin(f)); /* NVRTC opens beside the context */
   int rc = cli_open_context(o->device_text, o->quiet, &ctx);
   if (rc != EXIT_OK)
     return rc;

@@ -367,7 +367,7 @@ static int run_mc(const gq_integrand *f, int dims, const mc_options *o)
   if ((rc = parse_sampling(o, &opt, &how)) != EXIT_OK)
     return rc;
   gq_context *ctx;
-  cli_prestart(o->device_text, f, 0); /* NVRTC opens beside the context */
+  cli_prestart(o->device_text, !gq_integrand_is_builtin(f)); /* NVRTC opens beside the context */
   if ((rc = cli_open_context(o->device_text, o->quiet, &ctx)) != EXIT_OK)
     return rc;
   if (o->no_cache)

@@ -276,13 +276,13 @@ void cli_usage_deterministic(FILE *out)
         out);
 }
 
-void cli_prestart(const char *device_text, const gq_integrand *f, int jit)
+void cli_prestart(const char *device_text, int jit)
 {
   int device;
   if (cli_parse_device(device_text, &device) != 0)
     return;
   device = cli_mpi_device(device_text, device); /* under mpirun: the rank's GPU */
-  gq_context_prestart(device, jit || (f && !gq_integrand_is_builtin(f)) ? GQ_PRESTART_JIT : 0);
+  gq_context_prestart(device, jit ? GQ_PRESTART_JIT : 0);
 }
 
 int cli_open_context(const char *device_text, int quiet, gq_context **ctx)

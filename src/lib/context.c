@@ -79,6 +79,14 @@ static void probe_workers(void)
   pthread_attr_destroy(&attr);
 }
 
+#ifdef _OPENMP
+/* The processors this process may run on, counted once: libgomp asks the
+ * kernel (sched_getaffinity) on every omp_get_num_procs, and the backend asks
+ * for its team on every call (a sweep's packed problems: every problem). */
+static int procs_counted;
+static void count_procs(void) { procs_counted = omp_get_num_procs(); }
+#endif
+
 /* The CPU backend's team: what OpenMP would start (OMP_NUM_THREADS, else
  * one per processor; at most OMP_THREAD_LIMIT), but no more than
  * GQ_CPU_THREADS_PER_PROC per processor this process may run on and no more
@@ -88,14 +96,6 @@ static void probe_workers(void)
  * until the system refuses, which libgomp answers by exiting the process.
  * The reductions are compute-bound: threads beyond the processors only add
  * partial sums, and results do not depend on the team. */
-#ifdef _OPENMP
-/* The processors this process may run on, counted once: libgomp asks the
- * kernel (sched_getaffinity) on every omp_get_num_procs, and the backend asks
- * for its team on every call (a sweep's packed problems: every problem). */
-static int procs_counted;
-static void count_procs(void) { procs_counted = omp_get_num_procs(); }
-#endif
-
 int gq_cpu_threads(void)
 {
 #ifdef _OPENMP

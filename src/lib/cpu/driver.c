@@ -749,6 +749,18 @@ static uint64_t parts_of(uint64_t n, uint64_t chunk, uint64_t min_chunks)
   return want < MAX_PARTS ? want : MAX_PARTS;
 }
 
+/* Part s of nparts over nchunks chunks: chunks [s nchunks / nparts,
+ * (s + 1) nchunks / nparts), run into *out; its points. */
+static uint64_t drive_part(const problem *p, workspace *ws, uint64_t s, uint64_t nparts, uint64_t nchunks,
+                           part_result *out)
+{
+  const uint64_t chunk = (uint64_t)p->chunk;
+  const uint64_t lo = s * nchunks / nparts * chunk, end = (s + 1) * nchunks / nparts * chunk;
+  const uint64_t hi = end < p->n ? end : p->n;
+  run_part(p, ws, lo, hi, out);
+  return hi - lo;
+}
+
 static int drive(const problem *p, part_result *result, double *ms)
 {
   const uint64_t chunk = (uint64_t)p->chunk, nchunks = (p->n + chunk - 1) / chunk;
@@ -770,19 +782,14 @@ static int drive(const problem *p, part_result *result, double *ms)
   const double t0 = gq_wall_ms();
   int failed = 0;
   uint64_t done = 0; /* points of the finished parts (part_progress.h) */
-  /* part s: chunks [s nchunks / nparts, (s + 1) nchunks / nparts) */
-#define PART_LO(s) ((s) * nchunks / nparts * chunk)
-#define PART_HI(s) ((s + 1) * nchunks / nparts * chunk < p->n ? (s + 1) * nchunks / nparts * chunk : p->n)
   if (team <= 1) {
     /* One thread: no parallel region.  A region of one inside another (a
      * packed sweep runs its problems side by side, packed.c) still costs
      * libgomp a team's start and end, ~3 futex calls a problem. */
     workspace ws;
     failed = nparts > 0 && workspace_open(&ws, p) != GQ_SUCCESS;
-    for (uint64_t s = 0; s < nparts && !failed; s++) {
-      run_part(p, &ws, PART_LO(s), PART_HI(s), &partial[s]);
-      gq_part_progress_alone(p->progress, &done, PART_HI(s) - PART_LO(s), p->n);
-    }
+    for (uint64_t s = 0; s < nparts && !failed; s++)
+      gq_part_progress_alone(p->progress, &done, drive_part(p, &ws, s, nparts, nchunks, &partial[s]), p->n);
     if (nparts > 0)
       workspace_close(&ws);
   } else {
@@ -791,18 +798,13 @@ static int drive(const problem *p, part_result *result, double *ms)
       workspace ws;
       failed = nparts > 0 && workspace_open(&ws, p) != GQ_SUCCESS;
 #pragma omp for schedule(dynamic)
-      for (uint64_t s = 0; s < nparts; s++) {
-        if (failed)
-          continue;
-        run_part(p, &ws, PART_LO(s), PART_HI(s), &partial[s]);
-        gq_part_progress(p->progress, &done, PART_HI(s) - PART_LO(s), p->n);
-      }
+      for (uint64_t s = 0; s < nparts; s++)
+        if (!failed)
+          gq_part_progress(p->progress, &done, drive_part(p, &ws, s, nparts, nchunks, &partial[s]), p->n);
       if (nparts > 0)
         workspace_close(&ws);
     }
   }
-#undef PART_LO
-#undef PART_HI
   if (failed) {
     free(partial);
     free(parts_exact);
